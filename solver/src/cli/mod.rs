@@ -1,0 +1,57 @@
+//! The `solver` command line interface: argument parsing (clap derive) and
+//! dispatch to one module per game. Every command prints a human-readable
+//! report by default and a JSON document with `--json`; errors are printed as
+//! one line on stderr with a non-zero exit status.
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+pub mod nine;
+pub mod three;
+pub mod toguz;
+
+/// Solver and retrograde-analysis toolkit for mill games and Toguz Kumalak.
+#[derive(Parser, Debug)]
+#[command(name = "solver", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub game: Game,
+}
+
+/// The games.
+#[derive(Subcommand, Debug)]
+pub enum Game {
+    /// Nine Men's Morris: rules engine, tablebases, probing, the start position.
+    Nine(nine::Args),
+    /// Three Men's Morris: complete in-memory solution.
+    Three(three::Args),
+    /// Toguz Kumalak: rules, PlayOK replay, perft and a parallel search.
+    Toguz(toguz::Args),
+}
+
+/// Error type of the command line: one line of text.
+pub type CliResult = Result<(), String>;
+
+/// Parse the arguments, run the command, print a one-line error on failure.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.game {
+        Game::Nine(args) => nine::run(args),
+        Game::Three(args) => three::run(args),
+        Game::Toguz(args) => toguz::run(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Print a serialisable value as pretty JSON on stdout.
+pub fn print_json<T: serde::Serialize>(value: &T) -> CliResult {
+    let text = serde_json::to_string_pretty(value).map_err(|e| e.to_string())?;
+    println!("{text}");
+    Ok(())
+}

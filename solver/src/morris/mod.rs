@@ -1,0 +1,1 @@
+//! Mill games on bitboards.

@@ -1,0 +1,1 @@
+//! Toguz Kumalak.

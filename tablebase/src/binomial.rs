@@ -1,0 +1,1 @@
+//! Binomial coefficients and combination ranking.

@@ -1,0 +1,8 @@
+//! Game-agnostic retrograde analysis.
+//!
+//! This crate knows nothing of any game: it provides combination ranking
+//! ([`binomial`]), the generic parallel retrograde engine over a small trait
+//! ([`retro`]), the on-disk tablebase file format ([`format`]) and the
+//! memory-mapped block reader ([`reader`]).
+
+pub mod binomial;
