@@ -1,1 +1,7 @@
-//! Mill games on bitboards.
+//! Mill games on bitboards: board geometry as data ([`geometry`]), the fast
+//! Nine Men's Morris tables ([`nine`]), positions and moves, forward and
+//! backward move generation, symmetries and the tablebase index.
+
+pub mod geometry;
+pub mod moving;
+pub mod nine;
