@@ -6,3 +6,8 @@
 //! memory-mapped block reader ([`reader`]).
 
 pub mod binomial;
+pub mod retro;
+pub mod value;
+
+pub use retro::{solve, Exit, Observer, RetroGame, Silent};
+pub use value::{Outcome, Value};

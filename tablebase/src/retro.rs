@@ -1,0 +1,238 @@
+//! The generic parallel retrograde engine.
+//!
+//! A game hands the engine a *pair* of index spaces ("parts") such that
+//! every move of a position in one part either stays inside the pair (it
+//! lands in the other part, or in the same part when there is only one) or
+//! leaves it (an *exit*: a conversion into an already solved space, or the
+//! end of the game) after exactly one ply. The engine computes the value of
+//! every position: win / loss / draw for the side to move with the distance
+//! in plies to conversion (DTC): a win takes the fastest way out, a loss the
+//! slowest, and a position from which neither side can force a result is a
+//! draw.
+//!
+//! Algorithm: one forward pass counts, for every position, its distinct
+//! successors inside the pair and records its best exit; then the engine
+//! walks level by level (`d = 0, 1, …`): every predecessor of a loss in `d`
+//! becomes a win in `d + 1`, and every win in `d` decrements the counters of
+//! its predecessors; a counter that reaches zero makes a loss in `d + 1`
+//! (or a draw, when an exit to a draw exists). Successors and predecessors
+//! are de-duplicated per position, so symmetric duplicates count once on
+//! both sides. Each level is a parallel scan (rayon) over the value arrays;
+//! state per position is one 16-bit value and one 8-bit counter, shared
+//! between threads as atomics. The result does not depend on the number of
+//! threads.
+
+use crate::value::Value;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU8, Ordering::Relaxed};
+
+/// Best outcome among a position's moves that leave the pair, one ply away.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Exit {
+    /// No move leaves the pair.
+    None,
+    /// Every move leaving the pair loses (the opponent then wins).
+    Loss,
+    /// The best move leaving the pair draws.
+    Draw,
+    /// A move leaving the pair wins.
+    Win,
+}
+
+/// A game (or one pair of subspaces of a game) as the engine sees it.
+pub trait RetroGame: Sync {
+    /// Number of parts: 1 (moves stay in the same part) or 2 (moves go from
+    /// part 0 to part 1 and back).
+    fn parts(&self) -> usize;
+
+    /// Number of index slots in `part`.
+    fn size(&self, part: usize) -> u64;
+
+    /// Expand slot `idx` of `part`. Returns `None` when the slot holds no
+    /// position. Otherwise calls `succ(j)` for every move that stays inside
+    /// the pair (`j` indexes the other part; duplicates are allowed) and
+    /// returns the best exit.
+    fn expand(&self, part: usize, idx: u64, succ: &mut impl FnMut(u64)) -> Option<Exit>;
+
+    /// Call `pred(j)` for every position `j` of the other part that has a
+    /// move inside the pair to slot `idx` of `part` (duplicates allowed).
+    fn predecessors(&self, part: usize, idx: u64, pred: &mut impl FnMut(u64));
+}
+
+/// Receives progress reports from a long computation.
+pub trait Observer: Sync {
+    /// A new pass starts; `total` units of work, `label` names it.
+    fn start(&self, _label: &str, _total: u64) {}
+    /// `n` more units are done.
+    fn advance(&self, _n: u64) {}
+    /// The pass is over.
+    fn finish(&self) {}
+}
+
+/// The observer that ignores everything.
+pub struct Silent;
+impl Observer for Silent {}
+
+/// Errors of the retrograde engine.
+#[derive(Debug, thiserror::Error)]
+pub enum RetroError {
+    /// A position has more distinct successors than a counter can hold.
+    #[error("part {part} slot {idx} has {count} distinct successors (at most {max} supported)")]
+    TooManySuccessors {
+        /// The part.
+        part: usize,
+        /// The slot.
+        idx: u64,
+        /// Its successor count.
+        count: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// A distance grew past what a [`Value`] encodes.
+    #[error("distance {0} plies exceeds the encodable maximum")]
+    DistanceOverflow(u32),
+}
+
+const DRAW_EXIT: u8 = 0x80;
+const COUNT_MASK: u8 = 0x7F;
+/// Slots per unit of parallel work.
+const CHUNK: u64 = 1 << 14;
+
+/// Statistics of a solve.
+#[derive(Debug, Clone, Default)]
+pub struct SolveStats {
+    /// Number of levels walked.
+    pub levels: u32,
+}
+
+/// Solve the pair: the value of every slot of every part ([`Value::DRAW`]
+/// for slots that hold no position).
+pub fn solve<G: RetroGame>(
+    game: &G,
+    observer: &dyn Observer,
+) -> Result<(Vec<Vec<Value>>, SolveStats), RetroError> {
+    let parts = game.parts();
+    assert!(parts == 1 || parts == 2, "a pair has one or two parts");
+    let values: Vec<Vec<AtomicU16>> = (0..parts).map(|p| zeroed_u16(game.size(p))).collect();
+    let counts: Vec<Vec<AtomicU8>> = (0..parts).map(|p| zeroed_u8(game.size(p))).collect();
+    let max_level = AtomicU16::new(0);
+    let other = |p: usize| if parts == 2 { 1 - p } else { p };
+
+    // Forward pass: successor counts and exits.
+    let total: u64 = (0..parts).map(|p| game.size(p)).sum();
+    observer.start("count successors", total);
+    for part in 0..parts {
+        let (vals, cnts) = (&values[part], &counts[part]);
+        chunks(game.size(part)).try_for_each_init(Vec::new, |buf, range| {
+            for idx in range.clone() {
+                buf.clear();
+                let Some(exit) = game.expand(part, idx, &mut |j| buf.push(j)) else {
+                    continue;
+                };
+                buf.sort_unstable();
+                buf.dedup();
+                let n = buf.len();
+                if n > COUNT_MASK as usize {
+                    return Err(RetroError::TooManySuccessors {
+                        part,
+                        idx,
+                        count: n,
+                        max: COUNT_MASK as usize,
+                    });
+                }
+                let value = match (exit, n) {
+                    (Exit::Win, _) => Value::win(1),
+                    (Exit::None, 0) => Value::loss(0),
+                    (Exit::Loss, 0) => Value::loss(1),
+                    _ => {
+                        let flag = if exit == Exit::Draw { DRAW_EXIT } else { 0 };
+                        cnts[idx as usize].store(n as u8 | flag, Relaxed);
+                        Value::DRAW
+                    }
+                };
+                if value != Value::DRAW {
+                    vals[idx as usize].store(value.0, Relaxed);
+                    max_level.fetch_max(value.distance().unwrap_or(0), Relaxed);
+                }
+            }
+            observer.advance(range.end - range.start);
+            Ok(())
+        })?;
+    }
+    observer.finish();
+
+    // Level by level.
+    let mut level: u16 = 0;
+    let mut stats = SolveStats::default();
+    while level <= max_level.load(Relaxed) {
+        if level >= Value::MAX_DISTANCE {
+            return Err(RetroError::DistanceOverflow(level as u32 + 1));
+        }
+        let (win, loss) = (Value::win(level).0, Value::loss(level).0);
+        let (next_win, next_loss) = (Value::win(level + 1).0, Value::loss(level + 1).0);
+        let any = AtomicBool::new(false);
+        observer.start(&format!("level {level}"), total);
+        for part in 0..parts {
+            let (vals, target_vals, target_cnts) =
+                (&values[part], &values[other(part)], &counts[other(part)]);
+            chunks(game.size(part)).for_each_init(Vec::new, |buf, range| {
+                for idx in range.clone() {
+                    let v = vals[idx as usize].load(Relaxed);
+                    if (v != win || level == 0) && v != loss {
+                        continue;
+                    }
+                    buf.clear();
+                    game.predecessors(part, idx, &mut |j| buf.push(j));
+                    buf.sort_unstable();
+                    buf.dedup();
+                    for &j in buf.iter() {
+                        let slot = &target_vals[j as usize];
+                        if v == loss {
+                            if slot.compare_exchange(0, next_win, Relaxed, Relaxed).is_ok() {
+                                any.store(true, Relaxed);
+                            }
+                        } else if slot.load(Relaxed) == 0 {
+                            let old = target_cnts[j as usize].fetch_sub(1, Relaxed);
+                            if old & COUNT_MASK == 1 && old & DRAW_EXIT == 0 {
+                                slot.store(next_loss, Relaxed);
+                                any.store(true, Relaxed);
+                            }
+                        }
+                    }
+                }
+                observer.advance(range.end - range.start);
+            });
+        }
+        observer.finish();
+        if any.load(Relaxed) {
+            max_level.fetch_max(level + 1, Relaxed);
+        }
+        level += 1;
+        stats.levels = level as u32;
+    }
+    drop(counts);
+    let values = values
+        .into_iter()
+        .map(|v| v.into_iter().map(|a| Value(a.into_inner())).collect())
+        .collect();
+    Ok((values, stats))
+}
+
+/// Parallel iterator over index ranges of [`CHUNK`] slots covering `0..size`.
+fn chunks(size: u64) -> impl ParallelIterator<Item = std::ops::Range<u64>> {
+    let n = size.div_ceil(CHUNK);
+    (0..n)
+        .into_par_iter()
+        .map(move |c| c * CHUNK..((c + 1) * CHUNK).min(size))
+}
+
+fn zeroed_u16(n: u64) -> Vec<AtomicU16> {
+    (0..n).into_par_iter().map(|_| AtomicU16::new(0)).collect()
+}
+
+fn zeroed_u8(n: u64) -> Vec<AtomicU8> {
+    (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect()
+}
+
+#[cfg(test)]
+mod tests;
