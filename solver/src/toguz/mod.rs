@@ -3,8 +3,12 @@
 //! parallel alpha-beta search.
 
 pub mod board;
+pub mod endgame;
+pub mod eval;
 pub mod notation;
 pub mod perft;
 pub mod pgn;
+pub mod search;
+pub mod selfplay;
 
 pub use board::{Board, Move, MoveEffect, Outcome, Side};

@@ -1,0 +1,322 @@
+//! The search: iterative deepening PVS over [`worker`] threads that share
+//! one transposition table ([`tt`]) — Lazy SMP on a rayon pool — plus the
+//! exact endgame solver when few stones are left. With one thread and a
+//! depth or node limit the result is deterministic.
+
+pub mod tt;
+mod worker;
+
+use super::board::{Board, Move};
+use super::endgame::{self, Solved};
+use super::eval::EvalParams;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+use worker::Worker;
+
+/// Score of a won game at the root; a win in `p` plies scores `MATE - p`.
+pub const MATE: i32 = 30_000;
+/// Scores beyond this are won or lost games.
+pub const MATE_BOUND: i32 = MATE - 1_000;
+/// Deepest ply a search reaches (main search plus quiescence).
+pub const MAX_PLY: usize = 128;
+/// Longest capture sequence followed by quiescence.
+pub const MAX_QPLY: u32 = 24;
+/// Deepest iteration.
+pub const MAX_DEPTH: i32 = 100;
+
+/// Search features that can be switched off (for matches showing each pays).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Features {
+    /// Transposition table cut-offs and TT move.
+    pub tt: bool,
+    /// Principal variation search (null windows after the first move).
+    pub pvs: bool,
+    /// Captures/tuzdyk first, killers, history.
+    pub ordering: bool,
+    /// Quiescence search on captures at the horizon.
+    pub quiescence: bool,
+    /// Iterative deepening (otherwise one search at the target depth).
+    pub iterative: bool,
+}
+
+impl Features {
+    /// Everything on.
+    pub const ALL: Features = Features {
+        tt: true,
+        pvs: true,
+        ordering: true,
+        quiescence: true,
+        iterative: true,
+    };
+    /// Plain fixed-depth alpha-beta.
+    pub const PLAIN: Features = Features {
+        tt: false,
+        pvs: false,
+        ordering: false,
+        quiescence: false,
+        iterative: false,
+    };
+}
+
+/// Engine configuration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Config {
+    /// Search features.
+    pub features: Features,
+    /// Evaluation weights.
+    pub eval: EvalParams,
+    /// Transposition table size in MiB.
+    pub tt_mb: usize,
+    /// Run the exact endgame solver at or below this many stones on the board.
+    pub endgame_stones: u32,
+    /// Node budget of the endgame solver.
+    pub endgame_nodes: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            features: Features::ALL,
+            eval: EvalParams::DEFAULT,
+            tt_mb: 64,
+            endgame_stones: 20,
+            endgame_nodes: 2_000_000,
+        }
+    }
+}
+
+/// When to stop.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest iteration.
+    pub depth: Option<i32>,
+    /// Wall-clock budget.
+    pub time: Option<Duration>,
+    /// Node budget (all threads).
+    pub nodes: Option<u64>,
+    /// Threads (0 or 1: single-threaded, deterministic).
+    pub threads: usize,
+}
+
+/// One completed iteration.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Iteration {
+    /// Depth in plies.
+    pub depth: i32,
+    /// Score for the side to move (centi-stones; beyond ±29000 a won game).
+    pub score: i32,
+    /// Principal variation (holes 1..9).
+    pub pv: Vec<u8>,
+    /// Nodes searched so far (all threads).
+    pub nodes: u64,
+    /// Elapsed milliseconds.
+    pub millis: u64,
+}
+
+/// Result of a search.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct SearchResult {
+    /// Best move, hole 1..9 (`None` if the game is over).
+    pub best: Option<u8>,
+    /// Score of the last completed iteration.
+    pub score: i32,
+    /// Its principal variation (holes 1..9).
+    pub pv: Vec<u8>,
+    /// Its depth.
+    pub depth: i32,
+    /// Nodes (all threads).
+    pub nodes: u64,
+    /// Elapsed seconds.
+    pub seconds: f64,
+    /// Nodes per second.
+    pub nps: f64,
+    /// Every completed iteration.
+    pub iterations: Vec<Iteration>,
+    /// Exact game result when the endgame solver finished.
+    pub exact: Option<Solved>,
+}
+
+/// State shared by the threads of one search.
+pub(crate) struct Shared {
+    stop: AtomicBool,
+    pub(crate) nodes: AtomicU64,
+    deadline: Option<Instant>,
+    node_limit: Option<u64>,
+}
+
+impl Shared {
+    pub(crate) fn should_stop(&self) -> bool {
+        if self.stop.load(Relaxed) {
+            return true;
+        }
+        let out = self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self
+                .node_limit
+                .is_some_and(|n| self.nodes.load(Relaxed) >= n);
+        if out {
+            self.stop.store(true, Relaxed);
+        }
+        out
+    }
+}
+
+/// A search engine: configuration and transposition table (kept between
+/// searches of one game; cleared with [`Engine::clear`]).
+pub struct Engine {
+    config: Config,
+    tt: tt::Table,
+}
+
+/// Human form of a score: `+3.50` stones or `win in 7` / `loss in 4`.
+pub fn score_text(score: i32) -> String {
+    if score > MATE_BOUND {
+        format!("win in {}", MATE - score)
+    } else if score < -MATE_BOUND {
+        format!("loss in {}", MATE + score)
+    } else {
+        format!("{:+.2}", f64::from(score) / 100.0)
+    }
+}
+
+impl Engine {
+    /// An engine with an empty table.
+    pub fn new(config: Config) -> Engine {
+        Engine {
+            config,
+            tt: tt::Table::new(config.tt_mb),
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Empty the transposition table.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+    }
+
+    /// Search `board`; `on_iteration` is called after every completed
+    /// iteration (from the main thread).
+    pub fn search(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        on_iteration: &mut dyn FnMut(&Iteration),
+    ) -> SearchResult {
+        let start = Instant::now();
+        let mut result = SearchResult {
+            best: None,
+            score: 0,
+            pv: Vec::new(),
+            depth: 0,
+            nodes: 0,
+            seconds: 0.0,
+            nps: 0.0,
+            iterations: Vec::new(),
+            exact: None,
+        };
+        if board.outcome().is_some() {
+            return result;
+        }
+        if board.stones_on_board() <= self.config.endgame_stones {
+            result.exact = endgame::solve(board, self.config.endgame_nodes);
+        }
+        self.tt.new_search();
+        let shared = Shared {
+            stop: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            deadline: limits.time.map(|t| start + t),
+            node_limit: limits.nodes,
+        };
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let threads = limits.threads.max(1);
+        let config = self.config;
+        let tt = &self.tt;
+        let mut main = |result: &mut SearchResult| {
+            let mut w = Worker::new(&shared, tt, config.features, config.eval);
+            let first = if config.features.iterative {
+                1
+            } else {
+                max_depth
+            };
+            for depth in first..=max_depth {
+                let Some(score) = w.root(board, depth, -MATE - 1, MATE + 1) else {
+                    break;
+                };
+                w.flush();
+                let it = Iteration {
+                    depth,
+                    score,
+                    pv: w.root_pv().iter().map(|m| m + 1).collect(),
+                    nodes: shared.nodes.load(Relaxed),
+                    millis: start.elapsed().as_millis() as u64,
+                };
+                on_iteration(&it);
+                result.iterations.push(it);
+                // A won or lost game found at this depth will not change.
+                if score.abs() > MATE_BOUND && MATE - score.abs() <= depth {
+                    break;
+                }
+                if let Some(t) = limits.time {
+                    if start.elapsed() * 2 > t {
+                        break;
+                    }
+                }
+            }
+            w.flush();
+            shared.stop.store(true, Relaxed);
+        };
+        if threads == 1 {
+            main(&mut result);
+        } else {
+            // Helpers on a pool of `threads - 1`; the main thread searches here.
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads - 1)
+                .build()
+                .expect("rayon pool");
+            pool.in_place_scope(|s| {
+                for i in 1..threads {
+                    let shared = &shared;
+                    s.spawn(move |_| {
+                        let mut w = Worker::new(shared, tt, config.features, config.eval);
+                        let mut depth = 1 + (i as i32 & 1);
+                        while depth <= MAX_DEPTH
+                            && w.root(board, depth, -MATE - 1, MATE + 1).is_some()
+                        {
+                            depth += 1;
+                        }
+                        w.flush();
+                    });
+                }
+                main(&mut result);
+            });
+        }
+        let elapsed = start.elapsed().as_secs_f64();
+        result.nodes = shared.nodes.load(Relaxed);
+        result.seconds = elapsed;
+        result.nps = result.nodes as f64 / elapsed.max(1e-9);
+        if let Some(last) = result.iterations.last() {
+            result.score = last.score;
+            result.pv = last.pv.clone();
+            result.depth = last.depth;
+            result.best = last.pv.first().copied();
+        }
+        if result.best.is_none() {
+            result.best = (0..9u8).find(|&m| board.is_legal(m)).map(|m| m + 1);
+        }
+        if let Some(Solved { best: Some(m), .. }) = result.exact {
+            if result.best != Some(m + 1) {
+                result.best = Some(m + 1);
+                result.pv = vec![m + 1];
+            }
+        }
+        result
+    }
+}
+
+/// Best move of a search, as a 0-based hole.
+pub fn best_move(result: &SearchResult) -> Option<Move> {
+    result.best.map(|m| m - 1)
+}
