@@ -1,7 +1,13 @@
-//! `solver nine` subcommands.
+//! `solver nine` subcommands: one function per subcommand.
 
-use super::CliResult;
+use super::{print_json, CliResult};
+use crate::morris::movegen::{game_over, legal_moves};
+use crate::morris::notation::{draw_nine, move_order};
+use crate::morris::perft::{divide, perft};
+use crate::morris::position::{Color, Position, Rules};
 use clap::Subcommand;
+use serde_json::json;
+use std::time::Instant;
 
 /// Arguments of `solver nine`.
 #[derive(clap::Args, Debug)]
@@ -12,9 +18,145 @@ pub struct Args {
 
 /// Subcommands of `solver nine`.
 #[derive(Subcommand, Debug)]
-pub enum Command {}
+pub enum Command {
+    /// Draw a position, its side to move and hands, and list its legal moves.
+    Show {
+        /// Position text, e.g. "........................ w 9 9" (quoted or as
+        /// separate words); the start position when omitted.
+        position: Vec<String>,
+        /// Play without flying (a side with 3 stones slides like any other).
+        #[arg(long)]
+        no_flying: bool,
+        /// Print JSON instead of the drawing.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Count the leaves of the game tree to DEPTH plies (a finished game is a
+    /// leaf), with the count below each first move.
+    Perft {
+        /// Depth in plies (a move with its removal is one ply).
+        depth: u32,
+        /// Position text; the start position when omitted.
+        position: Vec<String>,
+        /// Play without flying.
+        #[arg(long)]
+        no_flying: bool,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
 
 /// Run a `solver nine` subcommand.
 pub fn run(args: Args) -> CliResult {
-    match args.command {}
+    match args.command {
+        Command::Show {
+            position,
+            no_flying,
+            json,
+        } => show(&position, rules(no_flying), json),
+        Command::Perft {
+            depth,
+            position,
+            no_flying,
+            json,
+        } => run_perft(depth, &position, rules(no_flying), json),
+    }
+}
+
+fn rules(no_flying: bool) -> Rules {
+    Rules { flying: !no_flying }
+}
+
+/// Parse a position given as words (empty: the start position).
+fn parse_position(words: &[String]) -> Result<Position, String> {
+    if words.is_empty() {
+        return Ok(Position::start());
+    }
+    words
+        .join(" ")
+        .parse()
+        .map_err(|e| format!("bad position: {e}"))
+}
+
+fn capitalised(color: Color) -> &'static str {
+    match color {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+/// `solver nine show`.
+fn show(words: &[String], rules: Rules, json: bool) -> CliResult {
+    let pos = parse_position(words)?;
+    let mut moves = legal_moves(&pos, rules);
+    moves.sort_by_key(move_order);
+    let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+    let over = game_over(&pos, rules);
+    if json {
+        return print_json(&json!({
+            "position": pos.to_string(),
+            "to_move": pos.to_move.name(),
+            "hand": {"white": pos.hand[0], "black": pos.hand[1]},
+            "on_board": {"white": pos.stones[0].count_ones(), "black": pos.stones[1].count_ones()},
+            "flying": rules.flying,
+            "moves": moves,
+            "game_over": over.map(|o| o.describe()),
+        }));
+    }
+    print!("{}", draw_nine(&pos));
+    println!("{pos}");
+    println!(
+        "{} to move; in hand: White {}, Black {}; on board: White {}, Black {}; flying {}",
+        capitalised(pos.to_move),
+        pos.hand[0],
+        pos.hand[1],
+        pos.stones[0].count_ones(),
+        pos.stones[1].count_ones(),
+        if rules.flying { "on" } else { "off" },
+    );
+    match over {
+        Some(o) => println!(
+            "Game over: {} has {} and loses.",
+            capitalised(pos.to_move),
+            o.describe()
+        ),
+        None => println!("{} legal moves: {}", moves.len(), moves.join(" ")),
+    }
+    Ok(())
+}
+
+/// `solver nine perft`.
+fn run_perft(depth: u32, words: &[String], rules: Rules, json: bool) -> CliResult {
+    let pos = parse_position(words)?;
+    let started = Instant::now();
+    let mut split = divide(&pos, rules, depth);
+    split.sort_by_key(|(m, _)| move_order(m));
+    let total = if split.is_empty() {
+        perft(&pos, rules, depth)
+    } else {
+        split.iter().map(|(_, n)| n).sum()
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    if json {
+        let moves: serde_json::Map<String, serde_json::Value> = split
+            .iter()
+            .map(|(m, n)| (m.to_string(), json!(n)))
+            .collect();
+        return print_json(&json!({
+            "position": pos.to_string(),
+            "depth": depth,
+            "flying": rules.flying,
+            "leaves": total,
+            "moves": moves,
+            "seconds": seconds,
+        }));
+    }
+    print!("{}", draw_nine(&pos));
+    println!("{pos}");
+    for (m, n) in &split {
+        println!("{m:<10} {n}");
+    }
+    println!("perft {depth}: {total} leaves ({seconds:.3} s)");
+    Ok(())
 }
