@@ -3,10 +3,9 @@
 //! backward move generation, symmetries and the tablebase index.
 
 pub mod geometry;
-pub mod index;
+pub mod movegen;
 pub mod moving;
 pub mod nine;
-pub mod movegen;
 pub mod notation;
 pub mod perft;
 pub mod position;
