@@ -20,7 +20,8 @@ const fn build_table() -> [[u64; MAX_N + 1]; MAX_N + 1] {
     t
 }
 
-static TABLE: [[u64; MAX_N + 1]; MAX_N + 1] = build_table();
+/// Pascal's triangle: `BINOMIAL[n][k] = C(n, k)` for `n, k ≤ 32`.
+pub static BINOMIAL: [[u64; MAX_N + 1]; MAX_N + 1] = build_table();
 
 /// `C(n, k)`, zero when `k > n`. `n` must be at most [`MAX_N`].
 #[inline(always)]
@@ -28,7 +29,7 @@ pub fn binomial(n: usize, k: usize) -> u64 {
     if k > n {
         0
     } else {
-        TABLE[n][k]
+        BINOMIAL[n][k]
     }
 }
 
@@ -42,7 +43,7 @@ pub fn colex_rank(mut bits: u32) -> u64 {
     while bits != 0 {
         let c = bits.trailing_zeros() as usize;
         bits &= bits - 1;
-        rank += TABLE[c][i];
+        rank += BINOMIAL[c][i];
         i += 1;
     }
     rank
@@ -57,10 +58,10 @@ pub fn colex_unrank(mut rank: u64, k: usize) -> u32 {
     while i > 0 {
         // Largest c with C(c, i) <= rank.
         let mut c = i - 1;
-        while c < MAX_N && TABLE[c + 1][i] <= rank {
+        while c < MAX_N && BINOMIAL[c + 1][i] <= rank {
             c += 1;
         }
-        rank -= TABLE[c][i];
+        rank -= BINOMIAL[c][i];
         bits |= 1 << c;
         i -= 1;
     }

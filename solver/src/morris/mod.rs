@@ -3,9 +3,11 @@
 //! backward move generation, symmetries and the tablebase index.
 
 pub mod geometry;
+pub mod index;
 pub mod movegen;
 pub mod moving;
 pub mod nine;
 pub mod notation;
 pub mod perft;
 pub mod position;
+pub mod three;
