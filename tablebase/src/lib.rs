@@ -11,3 +11,5 @@ pub mod value;
 
 pub use retro::{solve, Exit, Observer, RetroGame, Silent};
 pub use value::{Outcome, Value};
+pub mod format;
+pub mod reader;

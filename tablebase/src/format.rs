@@ -1,0 +1,293 @@
+//! The tablebase file format: a fixed header, a block table and zstd
+//! compressed blocks of fixed-size value entries. See `docs/format.md`.
+//!
+//! All integers are little-endian. Layout:
+//!
+//! | offset | size | field |
+//! |---|---|---|
+//! | 0 | 8 | magic `RETROTB\0` |
+//! | 8 | 4 | format version (1) |
+//! | 12 | 1 | entry width in bytes (1 or 2) |
+//! | 13 | 3 | zero |
+//! | 16 | 48 | label, UTF-8, zero padded (game, rule set, subspace) |
+//! | 64 | 8 | slots |
+//! | 72 | 8 | positions (used slots) |
+//! | 80 | 8 | wins |
+//! | 88 | 8 | losses |
+//! | 96 | 8 | draws |
+//! | 104 | 2 | longest win (plies) |
+//! | 106 | 2 | longest loss (plies) |
+//! | 108 | 4 | slots per block |
+//! | 112 | 8 | number of blocks `n` |
+//! | 120 | 8 | checksum of bytes 0..120 |
+//! | 128 | 16 n | block table: per block, end offset of its compressed bytes (u64, from the start of the data area) and checksum of those bytes (u64) |
+//! | 128 + 16 n | … | data area: the compressed blocks, back to back |
+//!
+//! A block decompresses to `slots per block × entry width` bytes (the last
+//! block to what is left). An entry is a [`Value`] (`0` draw, `2d` win in
+//! `d`, `2d + 1` loss in `d`); with entry width 1 it is the low byte.
+
+use crate::value::Value;
+use std::fs::{self, File};
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// File magic.
+pub const MAGIC: &[u8; 8] = b"RETROTB\0";
+/// Current format version.
+pub const VERSION: u32 = 1;
+/// Header size in bytes.
+pub const HEADER_LEN: usize = 128;
+/// Slots per compressed block.
+pub const BLOCK_SLOTS: u32 = 1 << 16;
+const LABEL_LEN: usize = 48;
+
+/// Errors reading or writing a tablebase file.
+#[derive(Debug, thiserror::Error)]
+pub enum FormatError {
+    /// An I/O error, with the file it concerns.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// The file is not a valid tablebase file.
+    #[error("{path}: damaged tablebase file: {what}")]
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        what: String,
+    },
+}
+
+/// Facts about a table, stored in its header.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Header {
+    /// What the table holds, e.g. `nine/flying/8-7`.
+    pub label: String,
+    /// Entry width in bytes (1 or 2).
+    pub entry_bytes: u8,
+    /// Number of slots.
+    pub slots: u64,
+    /// Used slots (positions).
+    pub positions: u64,
+    /// Won positions.
+    pub wins: u64,
+    /// Lost positions.
+    pub losses: u64,
+    /// Drawn positions.
+    pub draws: u64,
+    /// Longest win, in plies.
+    pub max_win: u16,
+    /// Longest loss, in plies.
+    pub max_loss: u16,
+    /// Slots per block.
+    pub block_slots: u32,
+    /// Number of blocks.
+    pub blocks: u64,
+}
+
+/// A 64-bit checksum (FNV-1a over 8-byte little-endian words, then the tail).
+pub fn checksum(bytes: &[u8]) -> u64 {
+    const PRIME: u64 = 0x0000_0100_0000_01B3;
+    let mut h: u64 = 0xCBF2_9CE4_8422_2325;
+    let mut words = bytes.chunks_exact(8);
+    for w in &mut words {
+        h = (h ^ u64::from_le_bytes(w.try_into().unwrap())).wrapping_mul(PRIME);
+        h ^= h >> 29;
+    }
+    for &b in words.remainder() {
+        h = (h ^ b as u64).wrapping_mul(PRIME);
+    }
+    h ^ bytes.len() as u64
+}
+
+impl Header {
+    /// Serialise to the 128-byte header.
+    pub fn to_bytes(&self) -> [u8; HEADER_LEN] {
+        let mut b = [0u8; HEADER_LEN];
+        b[0..8].copy_from_slice(MAGIC);
+        b[8..12].copy_from_slice(&VERSION.to_le_bytes());
+        b[12] = self.entry_bytes;
+        let label = self.label.as_bytes();
+        let n = label.len().min(LABEL_LEN);
+        b[16..16 + n].copy_from_slice(&label[..n]);
+        for (i, v) in [
+            self.slots,
+            self.positions,
+            self.wins,
+            self.losses,
+            self.draws,
+        ]
+        .iter()
+        .enumerate()
+        {
+            b[64 + 8 * i..72 + 8 * i].copy_from_slice(&v.to_le_bytes());
+        }
+        b[104..106].copy_from_slice(&self.max_win.to_le_bytes());
+        b[106..108].copy_from_slice(&self.max_loss.to_le_bytes());
+        b[108..112].copy_from_slice(&self.block_slots.to_le_bytes());
+        b[112..120].copy_from_slice(&self.blocks.to_le_bytes());
+        let sum = checksum(&b[..120]);
+        b[120..128].copy_from_slice(&sum.to_le_bytes());
+        b
+    }
+
+    /// Parse and validate a header.
+    pub fn from_bytes(b: &[u8], path: &Path) -> Result<Header, FormatError> {
+        let damaged = |what: &str| FormatError::Damaged {
+            path: path.to_owned(),
+            what: what.to_owned(),
+        };
+        if b.len() < HEADER_LEN {
+            return Err(damaged("shorter than the header"));
+        }
+        if &b[0..8] != MAGIC {
+            return Err(damaged("not a tablebase file (bad magic)"));
+        }
+        let u64_at = |o: usize| u64::from_le_bytes(b[o..o + 8].try_into().unwrap());
+        if checksum(&b[..120]) != u64_at(120) {
+            return Err(damaged("header checksum mismatch"));
+        }
+        let version = u32::from_le_bytes(b[8..12].try_into().unwrap());
+        if version != VERSION {
+            return Err(damaged(&format!(
+                "format version {version}, this program reads {VERSION}"
+            )));
+        }
+        let label_end = b[16..64].iter().position(|&c| c == 0).unwrap_or(LABEL_LEN);
+        let label = std::str::from_utf8(&b[16..16 + label_end])
+            .map_err(|_| damaged("label is not UTF-8"))?
+            .to_owned();
+        let h = Header {
+            label,
+            entry_bytes: b[12],
+            slots: u64_at(64),
+            positions: u64_at(72),
+            wins: u64_at(80),
+            losses: u64_at(88),
+            draws: u64_at(96),
+            max_win: u16::from_le_bytes([b[104], b[105]]),
+            max_loss: u16::from_le_bytes([b[106], b[107]]),
+            block_slots: u32::from_le_bytes(b[108..112].try_into().unwrap()),
+            blocks: u64_at(112),
+        };
+        if !(h.entry_bytes == 1 || h.entry_bytes == 2)
+            || h.block_slots == 0
+            || h.blocks != h.slots.div_ceil(h.block_slots as u64)
+            || h.wins + h.losses + h.draws != h.positions
+            || h.positions > h.slots
+        {
+            return Err(damaged("inconsistent header fields"));
+        }
+        Ok(h)
+    }
+}
+
+/// Summary counts of a value array, given which slots are used.
+pub fn summarize(values: &[Value], used: impl Fn(u64) -> bool) -> Header {
+    let mut h = Header {
+        label: String::new(),
+        entry_bytes: 1,
+        slots: values.len() as u64,
+        positions: 0,
+        wins: 0,
+        losses: 0,
+        draws: 0,
+        max_win: 0,
+        max_loss: 0,
+        block_slots: BLOCK_SLOTS,
+        blocks: (values.len() as u64).div_ceil(BLOCK_SLOTS as u64),
+    };
+    for (i, v) in values.iter().enumerate() {
+        if !used(i as u64) {
+            continue;
+        }
+        h.positions += 1;
+        match (v.outcome(), v.distance()) {
+            (crate::Outcome::Win, Some(d)) => {
+                h.wins += 1;
+                h.max_win = h.max_win.max(d);
+            }
+            (crate::Outcome::Loss, Some(d)) => {
+                h.losses += 1;
+                h.max_loss = h.max_loss.max(d);
+            }
+            _ => h.draws += 1,
+        }
+    }
+    let widest = values.iter().map(|v| v.0).max().unwrap_or(0);
+    h.entry_bytes = if widest <= u8::MAX as u16 { 1 } else { 2 };
+    h
+}
+
+fn io_err(path: &Path) -> impl Fn(std::io::Error) -> FormatError + '_ {
+    move |source| FormatError::Io {
+        path: path.to_owned(),
+        source,
+    }
+}
+
+/// Write a table atomically: into `path` + `.tmp`, flushed to disk, then
+/// renamed to `path`. `header` carries the label and the counts (from
+/// [`summarize`]); blocks are compressed in parallel at zstd `level`.
+pub fn write_table(
+    path: &Path,
+    header: &Header,
+    values: &[Value],
+    level: i32,
+) -> Result<(), FormatError> {
+    use rayon::prelude::*;
+    let mut header = header.clone();
+    header.slots = values.len() as u64;
+    header.block_slots = BLOCK_SLOTS;
+    header.blocks = header.slots.div_ceil(BLOCK_SLOTS as u64);
+    let width = header.entry_bytes as usize;
+    let blocks: Vec<Vec<u8>> = values
+        .par_chunks(BLOCK_SLOTS as usize)
+        .map(|chunk| {
+            let mut raw = Vec::with_capacity(chunk.len() * width);
+            for v in chunk {
+                if width == 1 {
+                    raw.push(v.0 as u8);
+                } else {
+                    raw.extend_from_slice(&v.0.to_le_bytes());
+                }
+            }
+            zstd::bulk::compress(&raw, level)
+        })
+        .collect::<Result<_, _>>()
+        .map_err(io_err(path))?;
+    let tmp = path.with_extension("tmp");
+    let file = File::create(&tmp).map_err(io_err(&tmp))?;
+    let mut out = BufWriter::with_capacity(1 << 20, file);
+    out.write_all(&header.to_bytes()).map_err(io_err(&tmp))?;
+    let mut end = 0u64;
+    for block in &blocks {
+        end += block.len() as u64;
+        out.write_all(&end.to_le_bytes()).map_err(io_err(&tmp))?;
+        out.write_all(&checksum(block).to_le_bytes())
+            .map_err(io_err(&tmp))?;
+    }
+    for block in &blocks {
+        out.write_all(block).map_err(io_err(&tmp))?;
+    }
+    let file = out.into_inner().map_err(|e| io_err(&tmp)(e.into_error()))?;
+    file.sync_all().map_err(io_err(&tmp))?;
+    drop(file);
+    fs::rename(&tmp, path).map_err(io_err(path))?;
+    if let Some(dir) = path.parent() {
+        // Make the rename itself durable; not every platform can open a directory.
+        if let Ok(d) = File::open(if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        }) {
+            let _ = d.sync_all();
+        }
+    }
+    Ok(())
+}

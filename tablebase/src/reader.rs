@@ -1,0 +1,252 @@
+//! Random access to a tablebase file: memory-mapped (memmap2), the block
+//! table checked on open, blocks decompressed on demand into a small shared
+//! cache and verified against their checksums.
+
+use crate::format::{checksum, FormatError, Header, HEADER_LEN};
+use crate::value::Value;
+use memmap2::Mmap;
+use rayon::prelude::*;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// Decompressed blocks kept per table.
+const CACHE_BLOCKS: usize = 16;
+
+/// An open tablebase file. Thread-safe: probe it from many threads.
+pub struct Table {
+    path: PathBuf,
+    map: Mmap,
+    header: Header,
+    /// Per block: (start, end) of its compressed bytes in the map, checksum.
+    blocks: Vec<(usize, usize, u64)>,
+    cache: Mutex<Vec<(u64, Arc<Vec<u8>>)>>,
+}
+
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table")
+            .field("path", &self.path)
+            .field("header", &self.header)
+            .finish()
+    }
+}
+
+impl Table {
+    /// Open and check a table file (header and block table; block contents
+    /// are checked when read, or all at once by [`Table::verify`]).
+    pub fn open(path: &Path) -> Result<Table, FormatError> {
+        let io = |source| FormatError::Io {
+            path: path.to_owned(),
+            source,
+        };
+        let damaged = |what: &str| FormatError::Damaged {
+            path: path.to_owned(),
+            what: what.to_owned(),
+        };
+        let file = File::open(path).map_err(io)?;
+        // SAFETY: the file is opened read-only and tablebase files are never
+        // modified in place (they are written under a temporary name and
+        // renamed); a file truncated behind our back can still fault, which
+        // is the documented caveat of memory-mapping.
+        let map = unsafe { Mmap::map(&file) }.map_err(io)?;
+        let header = Header::from_bytes(&map, path)?;
+        let n = header.blocks as usize;
+        let table_end = HEADER_LEN
+            .checked_add(n.checked_mul(16).ok_or_else(|| damaged("block count"))?)
+            .ok_or_else(|| damaged("block count"))?;
+        if map.len() < table_end {
+            return Err(damaged("truncated block table"));
+        }
+        let mut blocks = Vec::with_capacity(n);
+        let mut start = table_end;
+        for i in 0..n {
+            let o = HEADER_LEN + 16 * i;
+            let end = u64::from_le_bytes(map[o..o + 8].try_into().unwrap()) as usize;
+            let sum = u64::from_le_bytes(map[o + 8..o + 16].try_into().unwrap());
+            let end = table_end
+                .checked_add(end)
+                .filter(|&e| e >= start && e <= map.len())
+                .ok_or_else(|| damaged(&format!("block {i} lies outside the file")))?;
+            blocks.push((start, end, sum));
+            start = end;
+        }
+        if start != map.len() {
+            return Err(damaged("file length does not match its block table"));
+        }
+        Ok(Table {
+            path: path.to_owned(),
+            map,
+            header,
+            blocks,
+            cache: Mutex::new(Vec::with_capacity(CACHE_BLOCKS)),
+        })
+    }
+
+    /// The header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Size of the file in bytes.
+    pub fn bytes(&self) -> u64 {
+        self.map.len() as u64
+    }
+
+    /// Decompress and check block `b`.
+    fn load_block(&self, b: usize) -> Result<Vec<u8>, FormatError> {
+        let damaged = |what: String| FormatError::Damaged {
+            path: self.path.clone(),
+            what,
+        };
+        let (start, end, sum) = self.blocks[b];
+        let bytes = &self.map[start..end];
+        if checksum(bytes) != sum {
+            return Err(damaged(format!("block {b} checksum mismatch")));
+        }
+        let slots = (self.header.slots - b as u64 * self.header.block_slots as u64)
+            .min(self.header.block_slots as u64) as usize;
+        let expected = slots * self.header.entry_bytes as usize;
+        let raw = zstd::bulk::decompress(bytes, expected)
+            .map_err(|e| damaged(format!("block {b} does not decompress: {e}")))?;
+        if raw.len() != expected {
+            return Err(damaged(format!("block {b} has the wrong length")));
+        }
+        Ok(raw)
+    }
+
+    fn entry(&self, raw: &[u8], i: usize) -> Value {
+        if self.header.entry_bytes == 1 {
+            Value(raw[i] as u16)
+        } else {
+            Value(u16::from_le_bytes([raw[2 * i], raw[2 * i + 1]]))
+        }
+    }
+
+    /// The value stored in `slot`.
+    pub fn get(&self, slot: u64) -> Result<Value, FormatError> {
+        if slot >= self.header.slots {
+            return Err(FormatError::Damaged {
+                path: self.path.clone(),
+                what: format!("slot {slot} out of range"),
+            });
+        }
+        let bs = self.header.block_slots as u64;
+        let (b, i) = (slot / bs, (slot % bs) as usize);
+        {
+            let cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some((_, raw)) = cache.iter().find(|(id, _)| *id == b) {
+                return Ok(self.entry(raw, i));
+            }
+        }
+        let raw = Arc::new(self.load_block(b as usize)?);
+        let value = self.entry(&raw, i);
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        if cache.len() >= CACHE_BLOCKS {
+            cache.remove(0);
+        }
+        cache.push((b, raw));
+        Ok(value)
+    }
+
+    /// Decompress the whole table (blocks in parallel).
+    pub fn values(&self) -> Result<Vec<Value>, FormatError> {
+        let blocks: Vec<Vec<u8>> = (0..self.blocks.len())
+            .into_par_iter()
+            .map(|b| self.load_block(b))
+            .collect::<Result<_, _>>()?;
+        let mut out = Vec::with_capacity(self.header.slots as usize);
+        for raw in &blocks {
+            let n = raw.len() / self.header.entry_bytes as usize;
+            out.extend((0..n).map(|i| self.entry(raw, i)));
+        }
+        Ok(out)
+    }
+
+    /// Check every block's checksum and that it decompresses.
+    pub fn verify(&self) -> Result<(), FormatError> {
+        (0..self.blocks.len())
+            .into_par_iter()
+            .try_for_each(|b| self.load_block(b).map(drop))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::{summarize, write_table};
+
+    fn sample(n: usize, wide: bool) -> Vec<Value> {
+        (0..n)
+            .map(|i| {
+                let d = (i * 7919 % 97) as u16 + if wide { 200 } else { 0 };
+                match i % 3 {
+                    0 => Value::DRAW,
+                    1 => Value::win(d + 1),
+                    _ => Value::loss(d),
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn write_then_read_back() {
+        let dir = std::env::temp_dir().join(format!("tb-rw-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for wide in [false, true] {
+            let values = sample(200_003, wide);
+            let mut header = summarize(&values, |i| i % 10 != 0);
+            header.label = "test/sample".into();
+            let path = dir.join(format!("t{wide}.tb"));
+            write_table(&path, &header, &values, 3).unwrap();
+            assert!(!path.with_extension("tmp").exists());
+            let t = Table::open(&path).unwrap();
+            assert_eq!(t.header().label, "test/sample");
+            assert_eq!(t.header().entry_bytes, if wide { 2 } else { 1 });
+            assert_eq!(t.header().positions, 180_002);
+            t.verify().unwrap();
+            assert_eq!(t.values().unwrap(), values);
+            for slot in (0..values.len()).step_by(997) {
+                assert_eq!(t.get(slot as u64).unwrap(), values[slot]);
+            }
+            assert!(t.get(values.len() as u64).is_err());
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn damage_is_reported_not_panicked() {
+        let dir = std::env::temp_dir().join(format!("tb-dmg-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let values = sample(150_000, false);
+        let mut header = summarize(&values, |_| true);
+        header.label = "test/damage".into();
+        let path = dir.join("d.tb");
+        write_table(&path, &header, &values, 3).unwrap();
+        let good = std::fs::read(&path).unwrap();
+        // Flip one byte at many places, and truncate at many lengths.
+        let mut detected = 0;
+        for at in (0..good.len()).step_by(good.len() / 97 + 1) {
+            let mut bad = good.clone();
+            bad[at] ^= 0x5A;
+            std::fs::write(&path, &bad).unwrap();
+            let broken = match Table::open(&path) {
+                Err(_) => true,
+                Ok(t) => t.verify().is_err() || t.values().is_err(),
+            };
+            detected += broken as u32;
+            assert!(broken, "flip at {at} went unnoticed");
+        }
+        for len in [0, 7, 100, 128, 200, good.len() - 1] {
+            std::fs::write(&path, &good[..len]).unwrap();
+            assert!(Table::open(&path).is_err(), "truncated to {len}");
+        }
+        assert!(detected > 50);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
