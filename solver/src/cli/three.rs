@@ -1,7 +1,15 @@
-//! `solver three` subcommands.
+//! `solver three` subcommands: solve the whole game, probe a position, play
+//! the perfect player. One function per subcommand.
 
-use super::CliResult;
+use super::{print_json, CliResult};
+use crate::morris::position::Color;
+use crate::morris::three::solve::{Counts, Solution};
+use crate::morris::three::{parse_move, Position};
 use clap::Subcommand;
+use serde_json::{json, Value as Json};
+use std::io::{BufRead, Write};
+use std::time::Instant;
+use tablebase::Value;
 
 /// Arguments of `solver three`.
 #[derive(clap::Args, Debug)]
@@ -12,9 +20,266 @@ pub struct Args {
 
 /// Subcommands of `solver three`.
 #[derive(Subcommand, Debug)]
-pub enum Command {}
+pub enum Command {
+    /// Solve the whole game: the value of the empty board and of each first
+    /// move, and totals of reachable positions by value.
+    Solve {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The value of a position and of each of its legal moves.
+    Probe {
+        /// Position text, e.g. "......... w 3 3" (quoted or as separate
+        /// words); the empty board when omitted.
+        position: Vec<String>,
+        /// Moves to play from the position first, e.g. "b2 a1 c3".
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Play against the perfect player in the terminal (moves on stdin,
+    /// `quit` to stop).
+    Play {
+        /// The colour you play.
+        #[arg(long = "as", value_enum, default_value = "white")]
+        side: Side,
+        /// Start position text; the empty board when omitted.
+        position: Vec<String>,
+        /// Print one JSON object per ply instead of drawings.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// A colour on the command line.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum Side {
+    /// White (moves first from the empty board).
+    White,
+    /// Black.
+    Black,
+}
 
 /// Run a `solver three` subcommand.
 pub fn run(args: Args) -> CliResult {
-    match args.command {}
+    match args.command {
+        Command::Solve { json } => solve(json),
+        Command::Probe {
+            position,
+            moves,
+            json,
+        } => probe(&position, &moves, json),
+        Command::Play {
+            side,
+            position,
+            json,
+        } => play(side, &position, json),
+    }
+}
+
+fn solution() -> Result<Solution, String> {
+    Solution::solve().map_err(|e| format!("solving failed: {e}"))
+}
+
+fn parse_position(words: &[String]) -> Result<Position, String> {
+    if words.is_empty() {
+        return Ok(Position::start());
+    }
+    words
+        .join(" ")
+        .parse()
+        .map_err(|e| format!("bad position: {e}"))
+}
+
+/// "win in 5", "draw", "loss in 0".
+fn describe(v: Value) -> String {
+    v.to_string()
+}
+
+fn counts_json(c: &Counts) -> Json {
+    json!({"positions": c.positions, "wins": c.wins, "losses": c.losses, "draws": c.draws})
+}
+
+/// `solver three solve`.
+fn solve(json: bool) -> CliResult {
+    let started = Instant::now();
+    let sol = solution()?;
+    let solve_ms = started.elapsed().as_secs_f64() * 1e3;
+    let start = Position::start();
+    let value = sol.value(&start);
+    let mut first = sol.moves(&start);
+    first.sort_by_key(|&(m, _)| m.to);
+    let totals = sol.reachable();
+    if json {
+        let moves: serde_json::Map<String, Json> = first
+            .iter()
+            .map(|(m, v)| (m.to_string(), json!(v.outcome().as_str())))
+            .collect();
+        let plies: serde_json::Map<String, Json> = first
+            .iter()
+            .map(|(m, v)| (m.to_string(), json!(v.distance())))
+            .collect();
+        let p = &totals.positions;
+        return print_json(&json!({
+            "value": value.outcome().as_str(),
+            "plies": value.distance(),
+            "first_moves": moves,
+            "first_move_plies": plies,
+            "positions": p.positions,
+            "wins": p.wins,
+            "losses": p.losses,
+            "draws": p.draws,
+            "classes": counts_json(&totals.classes),
+            "indexed_classes": sol.classes().len(),
+            "levels": sol.levels(),
+            "solve_ms": solve_ms,
+        }));
+    }
+    println!(
+        "Three Men's Morris solved in {solve_ms:.1} ms ({} symmetry classes indexed, {} levels).",
+        sol.classes().len(),
+        sol.levels()
+    );
+    print!("{}", start.draw());
+    println!("Empty board, White to move: {}", describe(value));
+    println!("White's first moves:");
+    for (m, v) in &first {
+        println!("  {m}  {}", describe(*v));
+    }
+    let (p, c) = (&totals.positions, &totals.classes);
+    println!(
+        "Reachable positions (board and side to move, from the side to move's view): \
+         {} = {} wins + {} draws + {} losses",
+        p.positions, p.wins, p.draws, p.losses
+    );
+    println!(
+        "Reachable symmetry classes: {} = {} wins + {} draws + {} losses",
+        c.positions, c.wins, c.draws, c.losses
+    );
+    Ok(())
+}
+
+/// Play the moves of `list` (space-separated) from `pos`.
+fn play_moves(mut pos: Position, list: &str) -> Result<Position, String> {
+    for (i, text) in list.split_whitespace().enumerate() {
+        let m = parse_move(&pos, text).map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
+        pos = pos.play(m);
+    }
+    Ok(pos)
+}
+
+/// `solver three probe`.
+fn probe(words: &[String], moves: &str, json: bool) -> CliResult {
+    let pos = play_moves(parse_position(words)?, moves)?;
+    let sol = solution()?;
+    let value = sol.value(&pos);
+    let list = sol.moves(&pos);
+    if json {
+        let moves: Vec<Json> = list
+            .iter()
+            .map(|(m, v)| {
+                json!({"move": m.to_string(), "value": v.outcome().as_str(), "plies": v.distance()})
+            })
+            .collect();
+        return print_json(&json!({
+            "position": pos.to_string(),
+            "to_move": pos.to_move.name(),
+            "value": value.outcome().as_str(),
+            "plies": value.distance(),
+            "finished": pos.finished(),
+            "moves": moves,
+        }));
+    }
+    print!("{}", pos.draw());
+    println!("{pos}");
+    println!("{} to move: {}", name(pos.to_move), describe(value));
+    if pos.finished() {
+        println!("The game is over: {} has lost.", name(pos.to_move));
+    }
+    for (m, v) in &list {
+        println!("  {m:<6} {}", describe(*v));
+    }
+    Ok(())
+}
+
+fn name(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+/// `solver three play`.
+fn play(side: Side, words: &[String], json: bool) -> CliResult {
+    let human = match side {
+        Side::White => Color::White,
+        Side::Black => Color::Black,
+    };
+    let sol = solution()?;
+    let mut pos = parse_position(words)?;
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    let report = |pos: &Position, last: Option<String>| -> CliResult {
+        if json {
+            let text = serde_json::to_string(&json!({
+                "last_move": last,
+                "position": pos.to_string(),
+                "to_move": pos.to_move.name(),
+                "value": sol.value(pos).outcome().as_str(),
+                "plies": sol.value(pos).distance(),
+            }))
+            .map_err(|e| e.to_string())?;
+            println!("{text}");
+        } else {
+            if let Some(m) = last {
+                println!("{} played {m}", name(pos.to_move.other()));
+            }
+            print!("{}", pos.draw());
+            println!(
+                "{} to move ({} with perfect play)",
+                name(pos.to_move),
+                describe(sol.value(pos))
+            );
+        }
+        Ok(())
+    };
+    report(&pos, None)?;
+    while !pos.finished() {
+        let m = if pos.to_move == human {
+            if !json {
+                print!("your move> ");
+                std::io::stdout().flush().map_err(|e| e.to_string())?;
+            }
+            let Some(line) = lines.next() else {
+                return Ok(());
+            };
+            let line = line.map_err(|e| format!("reading stdin: {e}"))?;
+            let line = line.trim();
+            if line == "quit" {
+                return Ok(());
+            }
+            match parse_move(&pos, line) {
+                Ok(m) => m,
+                Err(e) => {
+                    if json {
+                        println!("{}", json!({ "error": e.to_string() }));
+                    } else {
+                        println!("{e}");
+                    }
+                    continue;
+                }
+            }
+        } else {
+            sol.best_move(&pos).ok_or("no move in an unfinished game")?
+        };
+        pos = pos.play(m);
+        report(&pos, Some(m.to_string()))?;
+    }
+    if !json {
+        println!("Game over: {} wins.", name(pos.to_move.other()));
+    }
+    Ok(())
 }
