@@ -68,7 +68,7 @@ pub enum Command {
     /// Self-play match between two engine set-ups from varied openings.
     Match {
         /// First engine: `full` or `plain`, then `-feature`/`+feature` with
-        /// features tt, pvs, ordering, quiescence, iterative, eval, endgame.
+        /// features tt, pvs, ordering, quiescence, iterative, lmr, eval, endgame.
         #[arg(long, default_value = "full")]
         a: String,
         /// Second engine (same syntax).

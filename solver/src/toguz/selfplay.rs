@@ -23,7 +23,9 @@ pub enum SpecError {
     #[error("engine must start with `full` or `plain` (found `{0}`)")]
     Base(String),
     /// Unknown feature name.
-    #[error("unknown feature `{0}` (tt, pvs, ordering, quiescence, iterative, eval, endgame)")]
+    #[error(
+        "unknown feature `{0}` (tt, pvs, ordering, quiescence, iterative, lmr, eval, endgame)"
+    )]
     Feature(String),
 }
 
@@ -61,6 +63,7 @@ impl FromStr for EngineSpec {
                 "ordering" => feats.ordering = on,
                 "quiescence" => feats.quiescence = on,
                 "iterative" => feats.iterative = on,
+                "lmr" => feats.lmr = on,
                 "eval" => {
                     config.eval = if on {
                         EvalParams::DEFAULT

@@ -37,6 +37,8 @@ pub struct Features {
     pub quiescence: bool,
     /// Iterative deepening (otherwise one search at the target depth).
     pub iterative: bool,
+    /// Late move reductions of quiet moves.
+    pub lmr: bool,
 }
 
 impl Features {
@@ -47,6 +49,7 @@ impl Features {
         ordering: true,
         quiescence: true,
         iterative: true,
+        lmr: true,
     };
     /// Plain fixed-depth alpha-beta.
     pub const PLAIN: Features = Features {
@@ -55,6 +58,7 @@ impl Features {
         ordering: false,
         quiescence: false,
         iterative: false,
+        lmr: false,
     };
 }
 

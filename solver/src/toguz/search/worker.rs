@@ -224,7 +224,34 @@ impl<'a> Worker<'a> {
             let score = if i == 0 || !self.features.pvs {
                 -self.alphabeta(c, depth - 1, ply + 1, -beta, -alpha, pv_node)
             } else {
-                let s = -self.alphabeta(c, depth - 1, ply + 1, -alpha - 1, -alpha, false);
+                // Late move reduction: quiet moves late in the order are
+                // searched shallower first, and again at full depth if they
+                // raise alpha.
+                let me = b.side.index();
+                let quiet = c.kazan[me] == b.kazan[me];
+                let reduction = if self.features.lmr && depth >= 3 && i >= 3 && quiet {
+                    if i >= 5 && depth >= 6 {
+                        2
+                    } else {
+                        1
+                    }
+                } else {
+                    0
+                };
+                let mut s = -MATE - 1;
+                if reduction > 0 {
+                    s = -self.alphabeta(
+                        c,
+                        depth - 1 - reduction,
+                        ply + 1,
+                        -alpha - 1,
+                        -alpha,
+                        false,
+                    );
+                }
+                if reduction == 0 || s > alpha {
+                    s = -self.alphabeta(c, depth - 1, ply + 1, -alpha - 1, -alpha, false);
+                }
                 if s > alpha && s < beta {
                     -self.alphabeta(c, depth - 1, ply + 1, -beta, -alpha, true)
                 } else {
