@@ -187,13 +187,14 @@ impl Header {
     }
 }
 
-/// Summary counts of a value array, given which slots are used.
-pub fn summarize(values: &[Value], used: impl Fn(u64) -> bool) -> Header {
+/// Summary counts of a value array whose unused slots hold draws, given
+/// the number of used slots (`positions`).
+pub fn summarize(values: &[Value], positions: u64) -> Header {
     let mut h = Header {
         label: String::new(),
         entry_bytes: 1,
         slots: values.len() as u64,
-        positions: 0,
+        positions,
         wins: 0,
         losses: 0,
         draws: 0,
@@ -202,11 +203,9 @@ pub fn summarize(values: &[Value], used: impl Fn(u64) -> bool) -> Header {
         block_slots: BLOCK_SLOTS,
         blocks: (values.len() as u64).div_ceil(BLOCK_SLOTS as u64),
     };
-    for (i, v) in values.iter().enumerate() {
-        if !used(i as u64) {
-            continue;
-        }
-        h.positions += 1;
+    let mut widest = 0;
+    for v in values {
+        widest = widest.max(v.0);
         match (v.outcome(), v.distance()) {
             (crate::Outcome::Win, Some(d)) => {
                 h.wins += 1;
@@ -216,10 +215,10 @@ pub fn summarize(values: &[Value], used: impl Fn(u64) -> bool) -> Header {
                 h.losses += 1;
                 h.max_loss = h.max_loss.max(d);
             }
-            _ => h.draws += 1,
+            _ => {}
         }
     }
-    let widest = values.iter().map(|v| v.0).max().unwrap_or(0);
+    h.draws = positions.saturating_sub(h.wins + h.losses);
     h.entry_bytes = if widest <= u8::MAX as u16 { 1 } else { 2 };
     h
 }

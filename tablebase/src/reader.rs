@@ -200,7 +200,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         for wide in [false, true] {
             let values = sample(200_003, wide);
-            let mut header = summarize(&values, |i| i % 10 != 0);
+            let mut header = summarize(&values, values.len() as u64);
             header.label = "test/sample".into();
             let path = dir.join(format!("t{wide}.tb"));
             write_table(&path, &header, &values, 3).unwrap();
@@ -208,7 +208,8 @@ mod tests {
             let t = Table::open(&path).unwrap();
             assert_eq!(t.header().label, "test/sample");
             assert_eq!(t.header().entry_bytes, if wide { 2 } else { 1 });
-            assert_eq!(t.header().positions, 180_002);
+            assert_eq!(t.header().positions, 200_003);
+            assert_eq!(t.header().draws, 66_668);
             t.verify().unwrap();
             assert_eq!(t.values().unwrap(), values);
             for slot in (0..values.len()).step_by(997) {
@@ -224,7 +225,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("tb-dmg-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let values = sample(150_000, false);
-        let mut header = summarize(&values, |_| true);
+        let mut header = summarize(&values, values.len() as u64);
         header.label = "test/damage".into();
         let path = dir.join("d.tb");
         write_table(&path, &header, &values, 3).unwrap();

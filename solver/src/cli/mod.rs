@@ -7,6 +7,8 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 pub mod nine;
+pub mod nine_tb;
+pub mod progress;
 pub mod three;
 pub mod toguz;
 

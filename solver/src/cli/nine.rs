@@ -45,6 +45,12 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Build the moving-phase tablebases (resumable: complete files are kept).
+    Generate(super::nine_tb::GenerateArgs),
+    /// Per-subspace counts of the tablebases in a directory.
+    Stats(super::nine_tb::StatsArgs),
+    /// Recompute every stored value from its successors and report mismatches.
+    Verify(super::nine_tb::VerifyArgs),
 }
 
 /// Run a `solver nine` subcommand.
@@ -61,6 +67,9 @@ pub fn run(args: Args) -> CliResult {
             no_flying,
             json,
         } => run_perft(depth, &position, rules(no_flying), json),
+        Command::Generate(args) => super::nine_tb::generate(args),
+        Command::Stats(args) => super::nine_tb::stats(args),
+        Command::Verify(args) => super::nine_tb::verify(args),
     }
 }
 

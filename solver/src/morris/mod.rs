@@ -2,12 +2,14 @@
 //! Nine Men's Morris tables ([`nine`]), positions and moves, forward and
 //! backward move generation, symmetries and the tablebase index.
 
+pub mod database;
 pub mod geometry;
 pub mod index;
 pub mod movegen;
 pub mod moving;
 pub mod nine;
 pub mod notation;
+pub mod pair;
 pub mod perft;
 pub mod position;
 pub mod three;

@@ -1,0 +1,125 @@
+//! Progress display for long jobs: indicatif bars on stderr (hidden when
+//! stderr is not a terminal or with `--quiet`) and one log line per
+//! finished unit of work.
+
+use crate::morris::database::GenerateObserver;
+use crate::morris::index::Subspace;
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::sync::Mutex;
+use tablebase::retro::Observer;
+
+/// Bars for the passes of a job, plus an overall bar.
+pub struct Progress {
+    quiet: bool,
+    multi: MultiProgress,
+    overall: ProgressBar,
+    pass: Mutex<Option<ProgressBar>>,
+}
+
+impl Progress {
+    /// A display with an overall bar of `total` units (`unit` names them).
+    pub fn new(quiet: bool, total: u64, unit: &str) -> Progress {
+        let target = if quiet {
+            ProgressDrawTarget::hidden()
+        } else {
+            ProgressDrawTarget::stderr()
+        };
+        let multi = MultiProgress::with_draw_target(target);
+        let overall = multi.add(ProgressBar::new(total));
+        overall.set_style(
+            ProgressStyle::with_template(&format!(
+                "{{prefix:>12}} [{{wide_bar}}] {{human_pos}}/{{human_len}} {unit} ({{elapsed}}, ETA {{eta}})"
+            ))
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        overall.set_prefix("overall");
+        Progress {
+            quiet,
+            multi,
+            overall,
+            pass: Mutex::new(None),
+        }
+    }
+
+    /// Print a log line above the bars (nothing when quiet).
+    pub fn log(&self, line: &str) {
+        if !self.quiet {
+            if self.multi.is_hidden() {
+                eprintln!("{line}");
+            } else {
+                let _ = self.multi.println(line);
+            }
+        }
+    }
+
+    /// Advance the overall bar.
+    pub fn advance_overall(&self, n: u64) {
+        self.overall.inc(n);
+    }
+
+    /// Close all bars.
+    pub fn done(&self) {
+        self.overall.finish_and_clear();
+    }
+}
+
+impl Observer for Progress {
+    fn start(&self, label: &str, total: u64) {
+        let bar = self.multi.add(ProgressBar::new(total));
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{prefix:>12} [{wide_bar}] {percent:>3}% {per_sec} ETA {eta}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar.set_prefix(label.to_owned());
+        if let Some(old) = self
+            .pass
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .replace(bar)
+        {
+            old.finish_and_clear();
+        }
+    }
+
+    fn advance(&self, n: u64) {
+        if let Some(bar) = &*self.pass.lock().unwrap_or_else(|e| e.into_inner()) {
+            bar.inc(n);
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = self.pass.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+impl GenerateObserver for Progress {
+    fn skipped(&self, pair: Subspace) {
+        self.log(&format!("{pair}: complete on disk, skipped"));
+        self.advance_overall(pair_positions(pair));
+    }
+
+    fn solving(&self, pair: Subspace, positions: u64) {
+        self.log(&format!("{pair}: solving {positions} positions"));
+    }
+
+    fn solved(&self, pair: Subspace, positions: u64, seconds: f64) {
+        self.log(&format!(
+            "{pair}: solved {positions} positions in {seconds:.1} s ({:.2} M positions/s)",
+            positions as f64 / seconds.max(1e-9) / 1e6
+        ));
+        self.advance_overall(pair_positions(pair));
+    }
+}
+
+/// Slots of a pair, the unit of the overall generation bar.
+pub fn pair_positions(pair: Subspace) -> u64 {
+    if pair.us == pair.them {
+        pair.size()
+    } else {
+        pair.size() + pair.swapped().size()
+    }
+}
