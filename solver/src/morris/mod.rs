@@ -5,6 +5,7 @@
 pub mod database;
 pub mod geometry;
 pub mod index;
+pub mod malom;
 pub mod movegen;
 pub mod moving;
 pub mod nine;
