@@ -1,7 +1,8 @@
 //! The Toguz Kumalak position and the rules of a move: sowing, even captures,
 //! tuzdyk creation (with its three restrictions), stones sown into a tuzdyk,
-//! atsyrau and the end of the game. Moves are applied copy-make style: the
-//! board is 32 bytes, so copying it is cheaper than undoing a sowing.
+//! atsyrau and the end of the game. The search uses copy-make ([`Board::after`]):
+//! the board is 32 bytes and copying it measured faster than
+//! [`Board::unmake`] (bench `toguz/perft`, docs/toguz.md).
 //!
 //! Layout: `holes[0..9]` are White's holes 1..9, `holes[9..18]` Black's holes
 //! 1..9. Sowing runs from an index to the next one, wrapping after 17, which is
@@ -65,6 +66,13 @@ pub struct MoveEffect {
     pub captured: u8,
     /// The move made a tuzdyk.
     pub tuzdyk: bool,
+    /// Stones the move sowed (the played hole's count).
+    pub sown: u8,
+    /// Stones sown into each side's tuzdyk (White's, Black's), which went to
+    /// the owner's kazan.
+    pub inflow: [u8; 2],
+    /// Hash before the move (for [`Board::unmake`]).
+    pub hash_before: u64,
 }
 
 /// How a finished game ended.
@@ -292,6 +300,8 @@ impl Board {
         let n = self.holes[from];
         debug_assert!(n > 0);
         let mut hash = self.hash;
+        let hash_before = hash;
+        let mut inflow = [0u8; 2];
         self.holes[from] = 0;
         hash = hash.wrapping_sub(u64::from(n).wrapping_mul(KEYS.hole[from]));
         let last;
@@ -323,6 +333,7 @@ impl Board {
                 let t = t as usize;
                 let k = self.holes[t];
                 if k != 0 {
+                    inflow[owner] = k;
                     self.holes[t] = 0;
                     self.kazan[owner] += k;
                     hash = hash.wrapping_sub(u64::from(k).wrapping_mul(KEYS.hole[t]));
@@ -336,6 +347,9 @@ impl Board {
             landing: last as u8,
             captured: 0,
             tuzdyk: false,
+            sown: n,
+            inflow,
+            hash_before,
         };
         let opp = 1 - me;
         if last / 9 == opp && self.tuzdyk[me] as usize != last && self.tuzdyk[opp] as usize != last
@@ -373,6 +387,46 @@ impl Board {
         }
         self.hash = hash;
         effect
+    }
+
+    /// Take back move `m` whose effect [`Board::make`] returned.
+    pub fn unmake(&mut self, m: Move, e: &MoveEffect) {
+        let me = self.side.opponent();
+        self.side = me;
+        let me = me.index();
+        let from = me * 9 + m as usize;
+        let last = e.landing as usize;
+        if e.captured > 0 {
+            self.holes[last] += e.captured;
+            self.kazan[me] -= e.captured;
+            if e.tuzdyk {
+                self.tuzdyk[me] = NO_TUZDYK;
+            }
+        }
+        for owner in 0..2 {
+            if e.inflow[owner] != 0 {
+                self.holes[self.tuzdyk[owner] as usize] += e.inflow[owner];
+                self.kazan[owner] -= e.inflow[owner];
+            }
+        }
+        let n = e.sown;
+        if n == 1 {
+            self.holes[next(from)] -= 1;
+        } else {
+            let laps = n / HOLES as u8;
+            if laps > 0 {
+                for h in &mut self.holes {
+                    *h -= laps;
+                }
+            }
+            let mut i = from;
+            for _ in 0..n % HOLES as u8 {
+                self.holes[i] -= 1;
+                i = next(i);
+            }
+        }
+        self.holes[from] = n;
+        self.hash = e.hash_before;
     }
 
     /// Copy-make: the position after hole `m` (0-based), which must be legal.
@@ -481,6 +535,28 @@ mod tests {
         assert_eq!(b.holes[3], 2);
         assert_eq!(b.holes[4], 1);
         assert_eq!(b.hash(), b.compute_hash());
+    }
+
+    #[test]
+    fn unmake_restores_the_board() {
+        let mut x = 0x1357_9BDF_2468_ACE1u64;
+        let mut b = Board::start();
+        for _ in 0..2000 {
+            if b.outcome().is_some() {
+                b = Board::start();
+            }
+            let legal: Vec<u8> = (0..9).filter(|&m| b.is_legal(m)).collect();
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let m = legal[(x % legal.len() as u64) as usize];
+            let before = b;
+            let e = b.make(m);
+            let after = b;
+            b.unmake(m, &e);
+            assert_eq!(b, before);
+            b = after;
+        }
     }
 
     #[test]
