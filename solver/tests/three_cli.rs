@@ -1,0 +1,72 @@
+//! `solver three solve|probe` end to end: JSON keys and values agree with
+//! the library and the literature; bad input fails with one line.
+
+use serde_json::Value as Json;
+use solver::morris::three::solve::Solution;
+use solver::morris::three::Position;
+use std::process::Command;
+
+fn run(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_solver"))
+        .args(args)
+        .output()
+        .expect("the solver binary runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn solve_reports_the_solution() {
+    let (ok, out, _) = run(&["three", "solve", "--json"]);
+    assert!(ok);
+    let json: Json = serde_json::from_str(&out).unwrap();
+    let sol = Solution::solve().unwrap();
+    let start = Position::start();
+    let value = sol.value(&start);
+    assert_eq!(json["value"], value.outcome().as_str());
+    assert_eq!(json["plies"], value.distance().unwrap());
+    let totals = sol.reachable().positions;
+    assert_eq!(json["positions"], totals.positions);
+    assert_eq!(json["wins"], totals.wins);
+    assert_eq!(json["losses"], totals.losses);
+    assert_eq!(json["draws"], totals.draws);
+    // Literature: only the centre opening wins.
+    let first = json["first_moves"].as_object().unwrap();
+    assert_eq!(first.len(), 9);
+    for (m, v) in first {
+        assert_eq!(v == "win", m == "b2", "{m}: {v}");
+    }
+}
+
+#[test]
+fn probe_after_moves_matches_the_library() {
+    let (ok, out, _) = run(&["three", "probe", "--json", "--moves", "b2 a1 c3"]);
+    assert!(ok);
+    let json: Json = serde_json::from_str(&out).unwrap();
+    let pos: Position = "..W.W.B.. b 1 2".parse().unwrap();
+    assert_eq!(json["position"], pos.to_string());
+    let sol = Solution::solve().unwrap();
+    let moves = json["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), sol.moves(&pos).len());
+    for (entry, (m, v)) in moves.iter().zip(sol.moves(&pos)) {
+        assert_eq!(entry["move"], m.to_string());
+        assert_eq!(entry["value"], v.outcome().as_str());
+    }
+}
+
+#[test]
+fn bad_input_is_one_line_and_a_failure() {
+    for args in [
+        vec!["three", "probe", "......... w 3"],
+        vec!["three", "probe", "--moves", "b2 b2"],
+        vec!["three", "probe", "WWW...... w 0 3"],
+    ] {
+        let (ok, out, err) = run(&args);
+        assert!(!ok, "{args:?}");
+        assert!(out.is_empty());
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
