@@ -102,6 +102,7 @@ fn show(words: &[String], rules: Rules, json: bool) -> CliResult {
     moves.sort_by_key(move_order);
     let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
     let over = game_over(&pos, rules);
+    let (canon, op) = pos.canonical();
     if json {
         return print_json(&json!({
             "position": pos.to_string(),
@@ -111,6 +112,7 @@ fn show(words: &[String], rules: Rules, json: bool) -> CliResult {
             "flying": rules.flying,
             "moves": moves,
             "game_over": over.map(|o| o.describe()),
+            "canonical": {"position": canon.to_string(), "symmetry": op},
         }));
     }
     print!("{}", draw_nine(&pos));
@@ -124,6 +126,7 @@ fn show(words: &[String], rules: Rules, json: bool) -> CliResult {
         pos.stones[1].count_ones(),
         if rules.flying { "on" } else { "off" },
     );
+    println!("Canonical form (symmetry {op} of 16): {canon}");
     match over {
         Some(o) => println!(
             "Game over: {} has {} and loses.",

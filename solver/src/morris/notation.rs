@@ -246,6 +246,9 @@ pub enum MoveError {
     /// The removed point holds no opponent stone.
     #[error("{1} has no stone on {0} to remove")]
     NothingToRemove(&'static str, &'static str),
+    /// Not a legal move for a reason the checks above do not name.
+    #[error("{0} is not a legal move here")]
+    Illegal(String),
     /// The removed stone is protected by a mill.
     #[error("{0} stands in a mill and {1} has stones outside mills, which must be taken first")]
     Protected(&'static str, &'static str),
@@ -343,10 +346,14 @@ pub fn parse_move(pos: &Position, rules: Rules, text: &str) -> Result<Move, Move
         }
         (false, None) => {}
     }
+    // The diagnosis above mirrors the generator; the generator decides.
     let mut legal = false;
     for_each_move(pos, rules, |l| legal |= l == m);
-    debug_assert!(legal, "diagnosis accepted an illegal move {m}");
-    Ok(m)
+    if legal {
+        Ok(m)
+    } else {
+        Err(MoveError::Illegal(m.to_string()))
+    }
 }
 
 /// A point of a drawing: (file, rank), both 0-based.
