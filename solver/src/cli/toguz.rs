@@ -68,7 +68,8 @@ pub enum Command {
     /// Self-play match between two engine set-ups from varied openings.
     Match {
         /// First engine: `full` or `plain`, then `-feature`/`+feature` with
-        /// features tt, pvs, ordering, quiescence, iterative, lmr, eval, endgame.
+        /// features tt, pvs, ordering, quiescence, iterative, lmr, endgame, eval
+        /// (all terms) or one term: tuzdyk, mobility, own.
         #[arg(long, default_value = "full")]
         a: String,
         /// Second engine (same syntax).
@@ -511,8 +512,19 @@ fn run_match(
         return print_json(&r);
     }
     println!(
-        "{} vs {}: {} games, {} wins, {} draws, {} losses for {} (score {:.1}%, mean kazan difference {:+.2})",
-        r.a, r.b, r.games, r.wins, r.draws, r.losses, r.a, 100.0 * r.score, r.mean_kazan_diff
+        "{} vs {}: {} games, {} wins, {} draws, {} losses for {} (score {:.1}%, mean kazan difference {:+.2}, {} adjudicated, nodes {} vs {})",
+        r.a,
+        r.b,
+        r.games,
+        r.wins,
+        r.draws,
+        r.losses,
+        r.a,
+        100.0 * r.score,
+        r.mean_kazan_diff,
+        r.adjudicated,
+        r.nodes[0],
+        r.nodes[1]
     );
     Ok(())
 }

@@ -327,8 +327,8 @@ impl Board {
             last = (from + n as usize - 1) % HOLES;
         }
         // Stones sown into a tuzdyk belong to its owner.
-        for owner in 0..2 {
-            let t = self.tuzdyk[owner];
+        let tuzdyks = self.tuzdyk;
+        for (owner, &t) in tuzdyks.iter().enumerate() {
             if t != NO_TUZDYK {
                 let t = t as usize;
                 let k = self.holes[t];
@@ -355,7 +355,7 @@ impl Board {
         if last / 9 == opp && self.tuzdyk[me] as usize != last && self.tuzdyk[opp] as usize != last
         {
             let k = self.holes[last];
-            let take = if k % 2 == 0 {
+            let take = if k & 1 == 0 {
                 true
             } else if k == 3
                 && self.tuzdyk[me] == NO_TUZDYK
@@ -403,10 +403,10 @@ impl Board {
                 self.tuzdyk[me] = NO_TUZDYK;
             }
         }
-        for owner in 0..2 {
-            if e.inflow[owner] != 0 {
-                self.holes[self.tuzdyk[owner] as usize] += e.inflow[owner];
-                self.kazan[owner] -= e.inflow[owner];
+        for (owner, &k) in e.inflow.iter().enumerate() {
+            if k != 0 {
+                self.holes[self.tuzdyk[owner] as usize] += k;
+                self.kazan[owner] -= k;
             }
         }
         let n = e.sown;

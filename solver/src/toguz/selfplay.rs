@@ -24,7 +24,7 @@ pub enum SpecError {
     Base(String),
     /// Unknown feature name.
     #[error(
-        "unknown feature `{0}` (tt, pvs, ordering, quiescence, iterative, lmr, eval, endgame)"
+        "unknown feature `{0}` (tt, pvs, ordering, quiescence, iterative, lmr, eval, tuzdyk, mobility, own, endgame)"
     )]
     Feature(String),
 }
@@ -72,6 +72,17 @@ impl FromStr for EngineSpec {
                     }
                 }
                 "endgame" => config.endgame_stones = if on { 20 } else { 0 },
+                "tuzdyk" => config.eval.tuzdyk = if on { EvalParams::DEFAULT.tuzdyk } else { 0 },
+                "mobility" => {
+                    config.eval.mobility = if on { EvalParams::DEFAULT.mobility } else { 0 }
+                }
+                "own" => {
+                    config.eval.own_stones = if on {
+                        EvalParams::DEFAULT.own_stones
+                    } else {
+                        0
+                    }
+                }
                 other => return Err(SpecError::Feature(other.to_string())),
             }
         }

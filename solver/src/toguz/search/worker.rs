@@ -350,7 +350,7 @@ impl<'a> Worker<'a> {
             }
         }
         let mut best = stand;
-        for &(_, _, ref c) in &caps[..n] {
+        for (_, _, c) in &caps[..n] {
             let s = -self.quiesce(c, ply + 1, -beta, -alpha, qply + 1);
             if self.stopped {
                 return 0;
