@@ -12,5 +12,7 @@ pub mod nine;
 pub mod notation;
 pub mod pair;
 pub mod perft;
+pub mod placement;
 pub mod position;
+pub mod probe;
 pub mod three;

@@ -1,0 +1,167 @@
+//! Probing Nine Men's Morris tablebases: the value and distance to
+//! conversion of any legal moving-phase position (either side to move, any
+//! orientation), and the value of every legal move.
+//!
+//! ```no_run
+//! use solver::morris::position::{Position, Rules};
+//! use solver::morris::probe::Tablebases;
+//!
+//! let tb = Tablebases::open("tablebases".as_ref(), Rules::default())?;
+//! let pos: Position = "WWW...........BBB....... w 0 0".parse()?;
+//! let value = tb.probe(&pos)?;
+//! println!("{value}");
+//! for (m, v) in tb.best_moves(&pos)? {
+//!     println!("{m} {v}");
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use super::database::{file_name, open_checked, DatabaseError};
+use super::index::{self, Subspace};
+use super::movegen::{apply, for_each_move, game_over};
+use super::position::{Move, Position, PositionError, Rules};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+use tablebase::reader::Table;
+use tablebase::{Outcome, Value};
+
+/// Errors of probing.
+#[derive(Debug, thiserror::Error)]
+pub enum ProbeError {
+    /// The position is not legal.
+    #[error("illegal position: {0}")]
+    Illegal(#[from] PositionError),
+    /// A tablebase file is missing, damaged or of another rule set.
+    #[error(transparent)]
+    Table(#[from] DatabaseError),
+    /// The position is still in the placement phase (use the placement search).
+    #[error("the position is in the placement phase; the tablebases hold the moving phase")]
+    Placement,
+    /// The tablebase directory does not exist.
+    #[error("{0}: no such tablebase directory")]
+    NoDirectory(PathBuf),
+}
+
+/// A tablebase directory opened for probing. Files are opened lazily and
+/// memory-mapped; each keeps a small cache of decompressed blocks. Shareable
+/// between threads.
+pub struct Tablebases {
+    dir: PathBuf,
+    rules: Rules,
+    tables: RwLock<HashMap<Subspace, Arc<Table>>>,
+}
+
+impl Tablebases {
+    /// Open a tablebase directory for a rule set.
+    pub fn open(dir: &Path, rules: Rules) -> Result<Tablebases, ProbeError> {
+        if !dir.is_dir() {
+            return Err(ProbeError::NoDirectory(dir.to_owned()));
+        }
+        Ok(Tablebases {
+            dir: dir.to_owned(),
+            rules,
+            tables: RwLock::new(HashMap::new()),
+        })
+    }
+
+    /// The rule set.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The table of a subspace, opened on first use.
+    pub fn table(&self, sub: Subspace) -> Result<Arc<Table>, ProbeError> {
+        if let Some(t) = self
+            .tables
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&sub)
+        {
+            return Ok(t.clone());
+        }
+        let path = file_name(&self.dir, self.rules, sub);
+        if !path.exists() {
+            return Err(DatabaseError::Missing(path).into());
+        }
+        let table = Arc::new(open_checked(&path, self.rules, sub)?);
+        let mut tables = self.tables.write().unwrap_or_else(|e| e.into_inner());
+        Ok(tables.entry(sub).or_insert(table).clone())
+    }
+
+    /// Value of a moving-phase position given mover-relative bitboards
+    /// (each side 3..=9 stones).
+    #[inline]
+    pub fn probe_bits(&self, us: u32, them: u32) -> Result<Value, ProbeError> {
+        let table = self.table(Subspace::of(us, them))?;
+        Ok(table
+            .get(index::index(us, them))
+            .map_err(DatabaseError::from)?)
+    }
+
+    /// Value of a legal moving-phase position for the side to move, with the
+    /// distance to conversion in plies. A finished game is a loss in 0.
+    pub fn probe(&self, pos: &Position) -> Result<Value, ProbeError> {
+        pos.validate()?;
+        if game_over(pos, self.rules).is_some() {
+            return Ok(Value::loss(0));
+        }
+        if pos.placing() {
+            return Err(ProbeError::Placement);
+        }
+        self.probe_bits(pos.us(), pos.them())
+    }
+
+    /// Value of every legal move of a moving-phase position, for the side
+    /// to move, in generation order: a removal converts (distance 1); any
+    /// other move adds one ply to the value of the position it leads to.
+    pub fn move_values(&self, pos: &Position) -> Result<Vec<(Move, Value)>, ProbeError> {
+        pos.validate()?;
+        if pos.placing() {
+            return Err(ProbeError::Placement);
+        }
+        let mut moves = Vec::new();
+        for_each_move(pos, self.rules, |m| moves.push(m));
+        moves
+            .into_iter()
+            .map(|m| {
+                let child = apply(pos, m);
+                let v = if game_over(&child, self.rules).is_some() {
+                    Value::loss(0)
+                } else {
+                    self.probe_bits(child.us(), child.them())?
+                };
+                Ok((m, after_move(v, m.removal().is_some())))
+            })
+            .collect()
+    }
+
+    /// Every legal move with its value, best first: the perfect move of a
+    /// DTC-optimal player leads (win: fastest conversion; draw: keep the
+    /// draw; loss: slowest).
+    pub fn best_moves(&self, pos: &Position) -> Result<Vec<(Move, Value)>, ProbeError> {
+        let mut moves = self.move_values(pos)?;
+        moves.sort_by_key(|&(m, v)| (preference(v), m));
+        Ok(moves)
+    }
+}
+
+/// The value of a move for its mover, given the value `child` of the
+/// position it leads to (for the opponent).
+pub fn after_move(child: Value, conversion: bool) -> Value {
+    let plies = |d: u16| if conversion { 1 } else { d + 1 };
+    match (child.outcome(), child.distance()) {
+        (Outcome::Loss, Some(d)) => Value::win(plies(d)),
+        (Outcome::Win, Some(d)) => Value::loss(plies(d)),
+        _ => Value::DRAW,
+    }
+}
+
+/// Sort key of a value from its mover's view: smaller is better.
+pub fn preference(v: Value) -> (u8, i32) {
+    match (v.outcome(), v.distance()) {
+        (Outcome::Win, Some(d)) => (0, d as i32),
+        (Outcome::Loss, Some(d)) => (2, -(d as i32)),
+        _ => (1, 0),
+    }
+}

@@ -1,0 +1,192 @@
+//! Probing and the placement search against the tablebases and against a
+//! plain minimax without pruning or transpositions.
+
+use solver::morris::database::{generate, GenerateObserver};
+use solver::morris::index::{self, Subspace};
+use solver::morris::movegen::{apply, game_over, legal_moves};
+use solver::morris::placement::PlacementSearch;
+use solver::morris::position::{Color, Position, Rules};
+use solver::morris::probe::{ProbeError, Tablebases};
+use std::path::PathBuf;
+use tablebase::retro::Observer;
+use tablebase::Outcome;
+
+struct Quiet;
+impl Observer for Quiet {}
+impl GenerateObserver for Quiet {}
+
+const STD: Rules = Rules { flying: true };
+
+fn tables() -> &'static Tablebases {
+    static TB: std::sync::OnceLock<Tablebases> = std::sync::OnceLock::new();
+    TB.get_or_init(|| {
+        let dir: PathBuf = std::env::temp_dir().join(format!("nine-probe-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        generate(&dir, STD, 8, &Quiet).unwrap();
+        Tablebases::open(&dir, STD).unwrap()
+    })
+}
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+/// Random legal moving-phase positions of subspaces with at most 8 stones,
+/// in random orientation and colour.
+fn random_positions(n: usize) -> Vec<Position> {
+    let mut rng = Rng(0xDEAD_BEEF_1234_5678);
+    let subs: Vec<Subspace> = (3..=5u8)
+        .flat_map(|w| (3..=5u8).map(move |b| Subspace::new(w, b)))
+        .filter(|s| s.us + s.them <= 8)
+        .collect();
+    let mut out = Vec::new();
+    while out.len() < n {
+        let sub = subs[rng.next(subs.len() as u64) as usize];
+        let Some((us, them)) = index::position(sub, rng.next(sub.size())) else {
+            continue;
+        };
+        let side = if rng.next(2) == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        out.push(Position::from_mover(us, them, side).transform(rng.next(16) as usize));
+    }
+    out
+}
+
+#[test]
+fn probe_agrees_with_the_best_move() {
+    let tb = tables();
+    for pos in random_positions(3000) {
+        let v = tb.probe(&pos).unwrap();
+        let moves = tb.best_moves(&pos).unwrap();
+        match moves.first() {
+            None => assert_eq!(v, tablebase::Value::loss(0), "{pos}"),
+            Some(&(_, best)) => assert_eq!(best, v, "{pos}"),
+        }
+        // Symmetric images and the colour swap probe alike.
+        assert_eq!(tb.probe(&pos.transform(5)).unwrap(), v);
+        assert_eq!(tb.probe(&pos.swap_colors()).unwrap(), v);
+    }
+}
+
+#[test]
+fn probe_errors_instead_of_panicking() {
+    let tb = tables();
+    let placing: Position = "........................ w 9 9".parse().unwrap();
+    assert!(matches!(tb.probe(&placing), Err(ProbeError::Placement)));
+    // 9 against 9 is not generated in the test directory.
+    let big: Position = "......WWWWWWWWWBBBBBBBBB w 0 0".parse().unwrap();
+    let err = tb.probe(&big).unwrap_err().to_string();
+    assert!(
+        err.contains("nine-flying-9-9.tb") && err.contains("missing"),
+        "{err}"
+    );
+    assert!(Tablebases::open("/nonexistent/tb".as_ref(), STD).is_err());
+}
+
+/// Plain minimax to the end of placement, scoring moving-phase positions
+/// by probing.
+fn minimax(tb: &Tablebases, pos: &Position) -> i8 {
+    if game_over(pos, STD).is_some() {
+        return -1;
+    }
+    if !pos.placing() {
+        return match tb.probe(pos).unwrap().outcome() {
+            Outcome::Win => 1,
+            Outcome::Draw => 0,
+            Outcome::Loss => -1,
+        };
+    }
+    legal_moves(pos, STD)
+        .into_iter()
+        .map(|m| -minimax(tb, &apply(pos, m)))
+        .max()
+        .unwrap()
+}
+
+#[test]
+fn placement_search_equals_plain_minimax() {
+    let tb = tables();
+    let mut rng = Rng(42);
+    let mut seen = [0; 3];
+    // Small placement positions whose moving phase has at most 8 stones.
+    let mut tested = 0;
+    while tested < 12 {
+        let (w_board, b_board, hand) =
+            [(1, 1, 2), (2, 1, 2), (2, 2, 2), (2, 2, 1), (3, 2, 1)][rng.next(5) as usize];
+        let mut stones = [0u32; 2];
+        for (c, n) in [(0, w_board), (1, b_board)] {
+            while stones[c].count_ones() < n {
+                let p = 1 << rng.next(24);
+                if (stones[0] | stones[1]) & p == 0 {
+                    stones[c] |= p;
+                }
+            }
+        }
+        let pos = Position {
+            stones,
+            hand: [hand, hand],
+            to_move: Color::White,
+        };
+        if pos.validate().is_err() {
+            continue;
+        }
+        let want = minimax(tb, &pos);
+        let got = PlacementSearch::new(tb).value(&pos).unwrap();
+        let want_outcome = [Outcome::Loss, Outcome::Draw, Outcome::Win][(want + 1) as usize];
+        assert_eq!(got, want_outcome, "{pos}");
+        seen[(want + 1) as usize] += 1;
+        tested += 1;
+    }
+    assert!(seen.iter().filter(|&&n| n > 0).count() >= 2, "{seen:?}");
+}
+
+#[test]
+fn last_placement_matches_the_tablebase() {
+    // Black places its last stone; the move values come from the tables.
+    let tb = tables();
+    let mut rng = Rng(7);
+    for _ in 0..40 {
+        let mut stones = [0u32; 2];
+        for (c, n) in [(0, 4), (1, 3)] {
+            while stones[c].count_ones() < n {
+                let p = 1 << rng.next(24);
+                if (stones[0] | stones[1]) & p == 0 {
+                    stones[c] |= p;
+                }
+            }
+        }
+        let pos = Position {
+            stones,
+            hand: [0, 1],
+            to_move: Color::Black,
+        };
+        if pos.validate().is_err() || game_over(&pos, STD).is_some() {
+            continue;
+        }
+        let direct = legal_moves(&pos, STD)
+            .into_iter()
+            .map(|m| {
+                let child = apply(&pos, m);
+                if game_over(&child, STD).is_some() {
+                    Outcome::Win
+                } else {
+                    tb.probe(&child).unwrap().outcome().flip()
+                }
+            })
+            .max()
+            .unwrap();
+        let mut search = PlacementSearch::new(tb);
+        assert_eq!(search.value(&pos).unwrap(), direct, "{pos}");
+        let moves = search.move_values(&pos).unwrap();
+        assert_eq!(moves[0].1, direct);
+    }
+}
