@@ -51,6 +51,13 @@ pub enum Command {
     Stats(super::nine_tb::StatsArgs),
     /// Recompute every stored value from its successors and report mismatches.
     Verify(super::nine_tb::VerifyArgs),
+    /// Value, distance to conversion and the value of every move of a
+    /// position (placement positions through the placement search).
+    Probe(super::nine_probe::ProbeArgs),
+    /// Play against the perfect player in the terminal.
+    Play(super::nine_probe::PlayArgs),
+    /// Prove the value of the start position (needs all 49 subspaces).
+    Start(super::nine_probe::StartArgs),
 }
 
 /// Run a `solver nine` subcommand.
@@ -70,6 +77,9 @@ pub fn run(args: Args) -> CliResult {
         Command::Generate(args) => super::nine_tb::generate(args),
         Command::Stats(args) => super::nine_tb::stats(args),
         Command::Verify(args) => super::nine_tb::verify(args),
+        Command::Probe(args) => super::nine_probe::probe(args),
+        Command::Play(args) => super::nine_probe::play(args),
+        Command::Start(args) => super::nine_probe::start(args),
     }
 }
 

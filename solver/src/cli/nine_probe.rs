@@ -1,0 +1,295 @@
+//! `solver nine probe | play | start`: answers from the tablebases (moving
+//! phase) and from the placement search over them (placement phase).
+
+use super::nine_tb::TableArgs;
+use super::{print_json, CliResult};
+use crate::morris::movegen::{apply, game_over};
+use crate::morris::notation::{draw_nine, parse_move};
+use crate::morris::placement::PlacementSearch;
+use crate::morris::position::{Color, Move, Position};
+use crate::morris::probe::Tablebases;
+use serde_json::{json, Value as Json};
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::time::Instant;
+use tablebase::{Outcome, Value};
+
+/// Arguments of `solver nine probe`.
+#[derive(clap::Args, Debug)]
+pub struct ProbeArgs {
+    #[command(flatten)]
+    pub tables: TableArgs,
+    /// Position text (24 points in reading order, side, hands); the start
+    /// position when omitted.
+    pub position: Vec<String>,
+    /// Moves played from the position first, e.g. "d6 d2 b4".
+    #[arg(long)]
+    pub moves: Option<String>,
+    /// Probe every line of FILE (one position per line), print JSON lines.
+    #[arg(long, conflicts_with_all = ["position", "moves"])]
+    pub batch: Option<PathBuf>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `solver nine play`.
+#[derive(clap::Args, Debug)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    pub tables: TableArgs,
+    /// The colour you play.
+    #[arg(long, value_enum, default_value = "white")]
+    pub human: Side,
+    /// Starting position; the start position when omitted.
+    pub position: Vec<String>,
+}
+
+/// A colour on the command line.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum Side {
+    /// White.
+    White,
+    /// Black.
+    Black,
+}
+
+/// Arguments of `solver nine start`.
+#[derive(clap::Args, Debug)]
+pub struct StartArgs {
+    #[command(flatten)]
+    pub tables: TableArgs,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The answer about one position.
+struct Answer {
+    value: Outcome,
+    dtc: Option<u16>,
+    moves: Vec<(Move, Outcome, Option<u16>)>,
+}
+
+fn split(v: Value) -> (Outcome, Option<u16>) {
+    (v.outcome(), v.distance())
+}
+
+/// Value and move values of a position: tablebases in the moving phase,
+/// the placement search before.
+fn answer(tb: &Tablebases, pos: &Position) -> Result<Answer, String> {
+    pos.validate()
+        .map_err(|e| format!("illegal position: {e}"))?;
+    if game_over(pos, tb.rules()).is_some() {
+        return Ok(Answer {
+            value: Outcome::Loss,
+            dtc: Some(0),
+            moves: Vec::new(),
+        });
+    }
+    if pos.placing() {
+        let mut search = PlacementSearch::new(tb);
+        let moves = search.move_values(pos).map_err(|e| e.to_string())?;
+        let value = moves.first().map_or(Outcome::Loss, |m| m.1);
+        return Ok(Answer {
+            value,
+            dtc: None,
+            moves: moves.into_iter().map(|(m, o)| (m, o, None)).collect(),
+        });
+    }
+    let (value, dtc) = split(tb.probe(pos).map_err(|e| e.to_string())?);
+    let moves = tb
+        .best_moves(pos)
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .map(|(m, v)| {
+            let (o, d) = split(v);
+            (m, o, d)
+        })
+        .collect();
+    Ok(Answer { value, dtc, moves })
+}
+
+fn answer_json(pos: &Position, a: &Answer) -> Json {
+    json!({
+        "position": pos.to_string(),
+        "value": a.value.as_str(),
+        "dtc": a.dtc,
+        "moves": a.moves.iter().map(|(m, o, d)| json!({"move": m.to_string(), "value": o.as_str(), "dtc": d})).collect::<Vec<_>>(),
+    })
+}
+
+fn describe(o: Outcome, d: Option<u16>) -> String {
+    match d {
+        Some(d) if o != Outcome::Draw => format!("{o} in {d}"),
+        _ => o.to_string(),
+    }
+}
+
+fn parse_position(words: &[String]) -> Result<Position, String> {
+    if words.is_empty() {
+        return Ok(Position::start());
+    }
+    words
+        .join(" ")
+        .parse()
+        .map_err(|e| format!("bad position: {e}"))
+}
+
+fn open(args: &TableArgs) -> Result<Tablebases, String> {
+    Tablebases::open(&args.dir, args.rules()).map_err(|e| e.to_string())
+}
+
+fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+/// `solver nine probe`.
+pub fn probe(args: ProbeArgs) -> CliResult {
+    let tb = open(&args.tables)?;
+    if let Some(file) = &args.batch {
+        return batch(&tb, file);
+    }
+    let mut pos = parse_position(&args.position)?;
+    for text in args.moves.iter().flat_map(|m| m.split_whitespace()) {
+        let m = parse_move(&pos, tb.rules(), text).map_err(|e| format!("move `{text}`: {e}"))?;
+        pos = apply(&pos, m);
+    }
+    let a = answer(&tb, &pos)?;
+    if args.json {
+        return print_json(&answer_json(&pos, &a));
+    }
+    print!("{}", draw_nine(&pos));
+    println!("{pos}");
+    println!(
+        "{} to move: {}{}",
+        color_name(pos.to_move),
+        describe(a.value, a.dtc),
+        if pos.placing() {
+            " (placement search)"
+        } else {
+            " (distance to conversion in plies)"
+        }
+    );
+    for (m, o, d) in &a.moves {
+        println!("  {:<10} {}", m.to_string(), describe(*o, *d));
+    }
+    Ok(())
+}
+
+/// `solver nine probe --batch FILE`: one JSON line per input line.
+fn batch(tb: &Tablebases, file: &PathBuf) -> CliResult {
+    let f = std::fs::File::open(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let mut failed = 0;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    for (n, line) in std::io::BufReader::new(f).lines().enumerate() {
+        let line = line.map_err(|e| format!("{}: {e}", file.display()))?;
+        let text = line.trim();
+        if text.is_empty() || text.starts_with('#') {
+            continue;
+        }
+        let result = text
+            .parse::<Position>()
+            .map_err(|e| format!("bad position: {e}"))
+            .and_then(|pos| answer(tb, &pos).map(|a| (pos, a)));
+        let record = match result {
+            Ok((pos, a)) => {
+                let mut j = answer_json(&pos, &a);
+                j["best"] = a.moves.first().map(|m| m.0.to_string()).into();
+                j
+            }
+            Err(e) => {
+                failed += 1;
+                json!({"position": text, "line": n + 1, "error": e})
+            }
+        };
+        writeln!(out, "{record}").map_err(|e| e.to_string())?;
+    }
+    out.flush().map_err(|e| e.to_string())?;
+    if failed > 0 {
+        return Err(format!("{failed} lines could not be probed"));
+    }
+    Ok(())
+}
+
+/// `solver nine play`: the human against the perfect player.
+pub fn play(args: PlayArgs) -> CliResult {
+    let tb = open(&args.tables)?;
+    let mut pos = parse_position(&args.position)?;
+    pos.validate()
+        .map_err(|e| format!("illegal position: {e}"))?;
+    let human = match args.human {
+        Side::White => Color::White,
+        Side::Black => Color::Black,
+    };
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    loop {
+        print!("{}", draw_nine(&pos));
+        println!("{pos}");
+        if let Some(over) = game_over(&pos, tb.rules()) {
+            println!(
+                "{} has {} and loses; {} wins.",
+                color_name(pos.to_move),
+                over.describe(),
+                color_name(pos.to_move.other())
+            );
+            return Ok(());
+        }
+        if pos.to_move == human {
+            print!("your move ({}), or `quit`: ", color_name(human));
+            std::io::stdout().flush().map_err(|e| e.to_string())?;
+            let Some(line) = lines.next() else {
+                println!();
+                return Ok(());
+            };
+            let line = line.map_err(|e| e.to_string())?;
+            let text = line.trim();
+            if text == "quit" || text == "q" {
+                return Ok(());
+            }
+            match parse_move(&pos, tb.rules(), text) {
+                Ok(m) => pos = apply(&pos, m),
+                Err(e) => println!("{e}"),
+            }
+        } else {
+            let a = answer(&tb, &pos)?;
+            let Some(&(m, o, d)) = a.moves.first() else {
+                return Err("no legal move for the engine".into());
+            };
+            println!(
+                "perfect player ({}) plays {m}: {}",
+                color_name(pos.to_move),
+                describe(o, d)
+            );
+            pos = apply(&pos, m);
+        }
+    }
+}
+
+/// `solver nine start`: the value of the empty board.
+pub fn start(args: StartArgs) -> CliResult {
+    let tb = open(&args.tables)?;
+    let pos = Position::start();
+    let started = Instant::now();
+    let mut search = PlacementSearch::new(&tb);
+    let value = search.value(&pos).map_err(|e| e.to_string())?;
+    let seconds = started.elapsed().as_secs_f64();
+    let s = search.stats();
+    if args.json {
+        return print_json(&json!({
+            "position": pos.to_string(), "value": value.as_str(), "nodes": s.nodes,
+            "probes": s.probes, "tt_entries": s.tt_entries, "seconds": seconds,
+        }));
+    }
+    println!("Nine Men's Morris start position: {value} for White (perfect play)");
+    println!(
+        "proof: {} nodes, {} tablebase probes, {} transposition entries, {seconds:.1} s",
+        s.nodes, s.probes, s.tt_entries
+    );
+    Ok(())
+}
