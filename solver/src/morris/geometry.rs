@@ -149,8 +149,11 @@ fn coords(name: &str) -> (i32, i32) {
     ((b[0] - b'a') as i32, (b[1] - b'1') as i32)
 }
 
+/// A map of grid coordinates (file, rank).
+type GridMap = Box<dyn Fn(i32, i32) -> (i32, i32)>;
+
 /// Symmetries of a square grid of side `size` as maps of (file, rank).
-fn square_maps(size: i32) -> [Box<dyn Fn(i32, i32) -> (i32, i32)>; 8] {
+fn square_maps(size: i32) -> [GridMap; 8] {
     let m = size - 1;
     [
         Box::new(|x, y| (x, y)),

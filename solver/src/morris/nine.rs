@@ -167,7 +167,7 @@ pub fn stones_in_mills(bits: Bits) -> Bits {
     let ring = centres | rotl1(centres) | rotr1(centres);
     // Spoke mills: the same midpoint k in all three rings.
     let spokes = bits & (bits >> 8) & (bits >> 16) & 0x55;
-    ring | spokes * 0x0001_0101
+    ring | (spokes * 0x0001_0101)
 }
 
 /// Does the stone at `point` form a mill with the other stones of `bits`
