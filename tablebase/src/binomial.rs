@@ -54,12 +54,15 @@ pub fn colex_rank(mut bits: u32) -> u64 {
 #[inline]
 pub fn colex_unrank(mut rank: u64, k: usize) -> u32 {
     let mut bits = 0;
+    // Members are found from the largest down, so the search for each one
+    // starts below the previous: O(32 + k) steps in all.
+    let mut c = MAX_N;
     let mut i = k;
     while i > 0 {
         // Largest c with C(c, i) <= rank.
-        let mut c = i - 1;
-        while c < MAX_N && BINOMIAL[c + 1][i] <= rank {
-            c += 1;
+        c -= 1;
+        while BINOMIAL[c][i] > rank {
+            c -= 1;
         }
         rank -= BINOMIAL[c][i];
         bits |= 1 << c;

@@ -148,28 +148,61 @@ fn rank_over_free(them: Bits, occupied: Bits) -> u64 {
     rank
 }
 
-/// The canonical representative of a position and its class: the side to
-/// move on its seed, the opponent on the smallest image the seed's
-/// stabiliser allows.
-#[inline(always)]
-fn canonical_parts(us: Bits, them: Bits) -> (Bits, Bits, u64) {
-    let t = &*TABLES;
-    let entry = t.class_of[us as usize];
-    let op = (entry & 15) as usize;
-    let class = (entry >> 4) as usize;
-    let seed = transform(op, us);
-    let mut them = transform(op, them);
-    let stab = t.stabilizers[us.count_ones() as usize][class];
-    if stab != 1 {
-        let base = them;
-        let mut rest = stab & !1;
-        while rest != 0 {
-            let o = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            them = them.min(transform(o, base));
+/// The side to move's half of the index computation, done once for many
+/// positions that share the side to move's stones (the successors of one
+/// position, for instance).
+#[derive(Debug, Clone, Copy)]
+pub struct Mover {
+    seed: Bits,
+    op: usize,
+    stab: u16,
+    base: u64,
+    them: u8,
+}
+
+impl Mover {
+    /// Prepare for positions whose side to move has the stones `us` and
+    /// whose opponent has `them` stones.
+    #[inline(always)]
+    pub fn new(us: Bits, them: u32) -> Mover {
+        let t = &*TABLES;
+        let entry = t.class_of[us as usize];
+        let op = (entry & 15) as usize;
+        let class = (entry >> 4) as usize;
+        let w = us.count_ones() as usize;
+        Mover {
+            seed: transform(op, us),
+            op,
+            stab: t.stabilizers[w][class],
+            base: class as u64 * binomial(24 - w, them as usize),
+            them: them as u8,
         }
     }
-    (seed, them, class as u64)
+
+    /// The opponent's stones mapped like the side to move's, then brought to
+    /// the smallest image the seed's stabiliser allows.
+    #[inline(always)]
+    fn canonical_them(&self, them: Bits) -> Bits {
+        let mut t = transform(self.op, them);
+        if self.stab != 1 {
+            let base = t;
+            let mut rest = self.stab & !1;
+            while rest != 0 {
+                let o = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                t = t.min(transform(o, base));
+            }
+        }
+        t
+    }
+
+    /// The slot of the position with opponent stones `them` (which must
+    /// number as announced to [`Mover::new`]).
+    #[inline(always)]
+    pub fn index(&self, them: Bits) -> u64 {
+        debug_assert_eq!(them.count_ones(), self.them as u32);
+        self.base + rank_over_free(self.canonical_them(them), self.seed)
+    }
 }
 
 /// Number of positions (used slots) of a subspace, counted without
@@ -196,16 +229,14 @@ pub fn positions(sub: Subspace) -> u64 {
 /// The canonical form of a moving-phase position `(us, them)`: the image
 /// under the 16 symmetries that the index stores.
 pub fn canonical(us: Bits, them: Bits) -> (Bits, Bits) {
-    let (seed, them, _) = canonical_parts(us, them);
-    (seed, them)
+    let m = Mover::new(us, them.count_ones());
+    (m.seed, m.canonical_them(them))
 }
 
 /// The slot of a position in its subspace ([`Subspace::of`]).
 #[inline]
 pub fn index(us: Bits, them: Bits) -> u64 {
-    let (seed, them, class) = canonical_parts(us, them);
-    let sub = Subspace::of(seed, them);
-    class * sub.free_ranks() + rank_over_free(them, seed)
+    Mover::new(us, them.count_ones()).index(them)
 }
 
 /// The position stored in `slot` of `sub`, or `None` for an unused slot

@@ -90,10 +90,12 @@ impl<V: Values> RetroGame for Pair<'_, V> {
     fn expand(&self, part: usize, idx: u64, succ: &mut impl FnMut(u64)) -> Option<Exit> {
         let (us, them) = index::position(self.subspaces[part], idx)?;
         let mut best = Exit::None;
+        // Without removal the opponent's stones are the next mover's, unchanged.
+        let next = index::Mover::new(them, us.count_ones());
         for_each_move(us, them, self.rules.flying, |m| {
             let (nu, nt) = m.apply(us, them);
             if m.removal().is_none() {
-                succ(index::index(nu, nt));
+                succ(next.index(nt));
             } else if best != Exit::Win {
                 best = best.max(self.exit_outcome(part, nu, nt));
             }

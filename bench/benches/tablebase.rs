@@ -1,0 +1,112 @@
+//! Criterion benchmarks of the tablebase machinery: canonicalisation and
+//! indexing, the retrograde engine on the 3-3 subspace, and random probes
+//! with a warm block cache.
+
+use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use solver::morris::database::{generate, GenerateObserver};
+use solver::morris::index::{self, Subspace};
+use solver::morris::pair::Pair;
+use solver::morris::position::Rules;
+use solver::morris::probe::Tablebases;
+use tablebase::retro::{solve, Observer, Silent};
+use tablebase::Value;
+
+struct Quiet;
+impl Observer for Quiet {}
+impl GenerateObserver for Quiet {}
+
+/// Fixed pseudo-random moving-phase positions of the given subspaces.
+fn positions(subs: &[Subspace], n: usize) -> Vec<(u32, u32)> {
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let sub = subs[(x % subs.len() as u64) as usize];
+        if let Some(p) = index::position(sub, (x >> 8) % sub.size()) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+fn bench_index(c: &mut Criterion) {
+    index::warm_up();
+    let subs: Vec<Subspace> = (3..=9)
+        .flat_map(|w| (3..=9).map(move |b| Subspace::new(w, b)))
+        .collect();
+    let ps = positions(&subs, 4096);
+    let mut g = c.benchmark_group("index");
+    g.throughput(Throughput::Elements(ps.len() as u64));
+    g.bench_function("canonicalise+index", |b| {
+        b.iter(|| {
+            ps.iter()
+                .map(|&(u, t)| index::index(black_box(u), black_box(t)))
+                .sum::<u64>()
+        })
+    });
+    let slots: Vec<(Subspace, u64)> = ps
+        .iter()
+        .map(|&(u, t)| (Subspace::of(u, t), index::index(u, t)))
+        .collect();
+    g.bench_function("slot→position", |b| {
+        b.iter(|| {
+            slots
+                .iter()
+                .filter_map(|&(s, i)| index::position(s, black_box(i)))
+                .count()
+        })
+    });
+    g.finish();
+}
+
+fn bench_retro(c: &mut Criterion) {
+    index::warm_up();
+    let mut g = c.benchmark_group("retro");
+    g.sample_size(10);
+    let sub = Subspace::new(3, 3);
+    g.throughput(Throughput::Elements(index::positions(sub)));
+    let none: Vec<Value> = Vec::new();
+    g.bench_function("solve 3-3", |b| {
+        b.iter(|| {
+            let pair = Pair::new(Rules::default(), sub, |_| &none);
+            solve(&pair, &Silent).unwrap().0.len()
+        })
+    });
+    g.finish();
+}
+
+fn bench_probe(c: &mut Criterion) {
+    let dir = std::env::temp_dir().join(format!("bench-probe-{}", std::process::id()));
+    generate(&dir, Rules::default(), 7, &Quiet).unwrap();
+    let tb = Tablebases::open(&dir, Rules::default()).unwrap();
+    let subs = [
+        Subspace::new(3, 3),
+        Subspace::new(3, 4),
+        Subspace::new(4, 3),
+    ];
+    let ps = positions(&subs, 4096);
+    // Warm the caches: every block of the three tables (they are small).
+    for &(u, t) in &ps {
+        tb.probe_bits(u, t).unwrap();
+    }
+    let mut g = c.benchmark_group("probe");
+    g.throughput(Throughput::Elements(1));
+    let mut i = 0;
+    g.bench_function("random probe, warm cache", |b| {
+        b.iter_batched(
+            || {
+                i = (i + 1) % ps.len();
+                ps[i]
+            },
+            |(u, t)| tb.probe_bits(u, t).unwrap(),
+            BatchSize::SmallInput,
+        )
+    });
+    g.finish();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+criterion_group!(benches, bench_index, bench_retro, bench_probe);
+criterion_main!(benches);
