@@ -23,7 +23,7 @@ fn perft_bench(c: &mut Criterion) {
     g.finish();
 }
 
-/// Ten positions from the PlayOK games (ply 20 of games 1, 11, 21, ...), or
+/// Ten positions from the PlayOK games (ply 20 of every 123rd game: 1, 124, 247, ...), or
 /// none when the shared data is absent.
 pub fn playok_positions() -> Vec<Board> {
     let path = concat!(
@@ -39,7 +39,7 @@ pub fn playok_positions() -> Vec<Board> {
     };
     games
         .iter()
-        .step_by(10)
+        .step_by(123)
         .filter_map(|g| {
             let mut b = Board::start();
             for mv in g.moves.iter().take(20) {

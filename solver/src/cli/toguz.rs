@@ -24,6 +24,13 @@ pub enum Command {
     Replay {
         /// The record file (PGN-like, PlayOK notation).
         file: std::path::PathBuf,
+        /// Instead of the report, print the position after this many plies
+        /// of every `--every`-th game (text format; for benchmarks).
+        #[arg(long)]
+        positions_at: Option<usize>,
+        /// With --positions-at: take every N-th game.
+        #[arg(long, default_value_t = 1)]
+        every: usize,
         /// Print a JSON report.
         #[arg(long)]
         json: bool,
@@ -163,7 +170,13 @@ impl SearchArgs {
 /// Run a `solver toguz` subcommand.
 pub fn run(args: Args) -> CliResult {
     match args.command {
-        Command::Replay { file, json } => replay(&file, json),
+        Command::Replay {
+            file,
+            positions_at: Some(ply),
+            every,
+            ..
+        } => positions_at(&file, ply, every),
+        Command::Replay { file, json, .. } => replay(&file, json),
         Command::Perft {
             depth,
             position,
@@ -214,6 +227,31 @@ fn parse_position(text: Option<&str>) -> Result<Board, String> {
         .map_err(|e| format!("position: {e}"))
 }
 
+fn read_games(file: &std::path::Path) -> Result<Vec<pgn::Game>, String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    pgn::parse(&text).map_err(|e| format!("{}: {e}", file.display()))
+}
+
+fn positions_at(file: &std::path::Path, ply: usize, every: usize) -> CliResult {
+    if every == 0 {
+        return Err("--every must be at least 1".to_string());
+    }
+    for (i, g) in read_games(file)?.iter().enumerate().step_by(every) {
+        let mut short = g.clone();
+        if short.moves.len() < ply {
+            continue;
+        }
+        short.moves.truncate(ply);
+        short.result = None;
+        match pgn::replay(&short) {
+            Ok(r) if r.outcome.is_none() => println!("{}", r.board),
+            Ok(_) => {}
+            Err(m) => return Err(format!("{}: ply {}: {}", g.describe(i), m.ply, m.message)),
+        }
+    }
+    Ok(())
+}
+
 #[derive(serde::Serialize)]
 struct Failure {
     game: usize,
@@ -232,8 +270,7 @@ struct ReplayReport {
 }
 
 fn replay(file: &std::path::Path, json: bool) -> CliResult {
-    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
-    let games = pgn::parse(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+    let games = read_games(file)?;
     let mut report = ReplayReport {
         games: games.len(),
         passed: 0,

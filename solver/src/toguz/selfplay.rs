@@ -33,7 +33,9 @@ impl FromStr for EngineSpec {
     type Err = SpecError;
 
     /// `full` or `plain`, then `-feature` / `+feature` toggles, e.g.
-    /// `full-tt-ordering` or `plain+quiescence`.
+    /// `full-tt-ordering` or `plain+quiescence`; `+name=N` sets an
+    /// evaluation weight (`+tuzdyk=700`), the quiescence length
+    /// (`+quiescence=4`) or the endgame solver's stone limit (`+endgame=24`).
     fn from_str(s: &str) -> Result<EngineSpec, SpecError> {
         let split = s.find(['-', '+']).unwrap_or(s.len());
         let (base, mut rest) = s.split_at(split);
@@ -54,35 +56,39 @@ impl FromStr for EngineSpec {
             let on = rest.starts_with('+');
             let body = &rest[1..];
             let end = body.find(['-', '+']).unwrap_or(body.len());
-            let f = &body[..end];
+            let token = &body[..end];
             rest = &body[end..];
+            // `name` or `name=value` (a weight or a length).
+            let (f, value) = match token.split_once('=') {
+                Some((f, v)) => (
+                    f,
+                    Some(
+                        v.parse::<i32>()
+                            .map_err(|_| SpecError::Feature(token.to_string()))?,
+                    ),
+                ),
+                None => (token, None),
+            };
+            let weight = |default: i32| if on { value.unwrap_or(default) } else { 0 };
+            let d = EvalParams::DEFAULT;
             let feats = &mut config.features;
             match f {
                 "tt" => feats.tt = on,
                 "pvs" => feats.pvs = on,
                 "ordering" => feats.ordering = on,
-                "quiescence" => feats.quiescence = on,
+                "quiescence" => {
+                    feats.quiescence = on;
+                    if let Some(v) = value {
+                        config.qsearch_plies = v.max(0) as u32;
+                    }
+                }
                 "iterative" => feats.iterative = on,
                 "lmr" => feats.lmr = on,
-                "eval" => {
-                    config.eval = if on {
-                        EvalParams::DEFAULT
-                    } else {
-                        EvalParams::MATERIAL
-                    }
-                }
-                "endgame" => config.endgame_stones = if on { 20 } else { 0 },
-                "tuzdyk" => config.eval.tuzdyk = if on { EvalParams::DEFAULT.tuzdyk } else { 0 },
-                "mobility" => {
-                    config.eval.mobility = if on { EvalParams::DEFAULT.mobility } else { 0 }
-                }
-                "own" => {
-                    config.eval.own_stones = if on {
-                        EvalParams::DEFAULT.own_stones
-                    } else {
-                        0
-                    }
-                }
+                "eval" => config.eval = if on { d } else { EvalParams::MATERIAL },
+                "endgame" => config.endgame_stones = weight(20).max(0) as u32,
+                "tuzdyk" => config.eval.tuzdyk = weight(d.tuzdyk),
+                "mobility" => config.eval.mobility = weight(d.mobility),
+                "own" => config.eval.own_stones = weight(d.own_stones),
                 other => return Err(SpecError::Feature(other.to_string())),
             }
         }

@@ -19,8 +19,6 @@ pub const MATE: i32 = 30_000;
 pub const MATE_BOUND: i32 = MATE - 1_000;
 /// Deepest ply a search reaches (main search plus quiescence).
 pub const MAX_PLY: usize = 128;
-/// Longest capture sequence followed by quiescence.
-pub const MAX_QPLY: u32 = 24;
 /// Deepest iteration.
 pub const MAX_DEPTH: i32 = 100;
 
@@ -69,6 +67,8 @@ pub struct Config {
     pub features: Features,
     /// Evaluation weights.
     pub eval: EvalParams,
+    /// Longest capture sequence followed by quiescence.
+    pub qsearch_plies: u32,
     /// Transposition table size in MiB.
     pub tt_mb: usize,
     /// Run the exact endgame solver at or below this many stones on the board.
@@ -82,6 +82,7 @@ impl Default for Config {
         Config {
             features: Features::ALL,
             eval: EvalParams::DEFAULT,
+            qsearch_plies: 24,
             tt_mb: 64,
             endgame_stones: 20,
             endgame_nodes: 2_000_000,
@@ -239,7 +240,7 @@ impl Engine {
         let config = self.config;
         let tt = &self.tt;
         let mut main = |result: &mut SearchResult| {
-            let mut w = Worker::new(&shared, tt, config.features, config.eval);
+            let mut w = Worker::new(&shared, tt, &config);
             let first = if config.features.iterative {
                 1
             } else {
@@ -284,7 +285,7 @@ impl Engine {
                 for i in 1..threads {
                     let shared = &shared;
                     s.spawn(move |_| {
-                        let mut w = Worker::new(shared, tt, config.features, config.eval);
+                        let mut w = Worker::new(shared, tt, &config);
                         let mut depth = 1 + (i as i32 & 1);
                         while depth <= MAX_DEPTH
                             && w.root(board, depth, -MATE - 1, MATE + 1).is_some()

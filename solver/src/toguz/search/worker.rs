@@ -3,7 +3,7 @@
 //! killers, history) and quiescence on captures. No allocation per node.
 
 use super::tt::{Bound, Entry, Table};
-use super::{Features, Shared, MATE, MATE_BOUND, MAX_PLY};
+use super::{Config, Features, Shared, MATE, MATE_BOUND, MAX_PLY};
 use crate::toguz::board::{Board, Outcome};
 use crate::toguz::eval::{evaluate, EvalParams};
 use std::sync::atomic::Ordering::Relaxed;
@@ -17,6 +17,7 @@ pub(crate) struct Worker<'a> {
     pub(crate) tt: &'a Table,
     pub(crate) features: Features,
     pub(crate) eval: EvalParams,
+    qsearch_plies: u32,
     pub(crate) nodes: u64,
     flushed: u64,
     pub(crate) stopped: bool,
@@ -59,17 +60,13 @@ fn from_tt(score: i32, ply: usize) -> i32 {
 }
 
 impl<'a> Worker<'a> {
-    pub(crate) fn new(
-        shared: &'a Shared,
-        tt: &'a Table,
-        features: Features,
-        eval: EvalParams,
-    ) -> Self {
+    pub(crate) fn new(shared: &'a Shared, tt: &'a Table, config: &Config) -> Self {
         Worker {
             shared,
             tt,
-            features,
-            eval,
+            features: config.features,
+            eval: config.eval,
+            qsearch_plies: config.qsearch_plies,
             nodes: 0,
             flushed: 0,
             stopped: false,
@@ -324,7 +321,7 @@ impl<'a> Worker<'a> {
             return terminal_score(b, o, ply);
         }
         let stand = evaluate(b, &self.eval);
-        if stand >= beta || ply + 1 >= MAX_PLY || qply >= super::MAX_QPLY {
+        if stand >= beta || ply + 1 >= MAX_PLY || qply >= self.qsearch_plies {
             return stand;
         }
         alpha = alpha.max(stand);
