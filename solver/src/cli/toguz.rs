@@ -71,6 +71,9 @@ pub enum Command {
         position: Option<String>,
         #[command(flatten)]
         search: SearchArgs,
+        /// Print each move and position as a JSON line instead of the board.
+        #[arg(long)]
+        json: bool,
     },
     /// Self-play match between two engine set-ups from varied openings.
     Match {
@@ -193,7 +196,8 @@ pub fn run(args: Args) -> CliResult {
             side,
             position,
             search,
-        } => play(&side, position.as_deref(), &search),
+            json,
+        } => play(&side, position.as_deref(), &search, json),
         Command::Match {
             a,
             b,
@@ -449,7 +453,16 @@ fn run_search(position: Option<&str>, args: &SearchArgs, json: bool) -> CliResul
     Ok(())
 }
 
-fn play(side: &str, position: Option<&str>, args: &SearchArgs) -> CliResult {
+#[derive(serde::Serialize)]
+struct PlayEvent {
+    mover: crate::toguz::Side,
+    #[serde(rename = "move")]
+    notation: String,
+    position: String,
+    outcome: Option<Outcome>,
+}
+
+fn play(side: &str, position: Option<&str>, args: &SearchArgs, json: bool) -> CliResult {
     let human = match side {
         "w" | "white" => crate::toguz::Side::White,
         "b" | "black" => crate::toguz::Side::Black,
@@ -461,8 +474,13 @@ fn play(side: &str, position: Option<&str>, args: &SearchArgs) -> CliResult {
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     loop {
-        println!("\n{}", diagram(&board));
+        if !json {
+            println!("\n{}", diagram(&board));
+        }
         if let Some(o) = board.outcome() {
+            if json {
+                return Ok(());
+            }
             let [w, b] = board.final_kazans();
             match o {
                 Outcome::Win(s) => println!("{} wins, {w}-{b}", side_name(s)),
@@ -471,7 +489,9 @@ fn play(side: &str, position: Option<&str>, args: &SearchArgs) -> CliResult {
             return Ok(());
         }
         let m = if board.side == human {
-            println!("your move (hole 1-9, e.g. `7` or `76`; `q` quits):");
+            if !json {
+                println!("your move (hole 1-9, e.g. `7` or `76`; `q` quits):");
+            }
             let Some(line) = lines.next() else {
                 return Ok(());
             };
@@ -496,21 +516,31 @@ fn play(side: &str, position: Option<&str>, args: &SearchArgs) -> CliResult {
             let Some(best) = r.best else {
                 return Err("engine found no move".to_string());
             };
-            println!(
-                "engine: depth {}, score {}, {} nodes",
-                r.depth,
-                score_text(r.score),
-                r.nodes
-            );
+            if !json {
+                println!(
+                    "engine: depth {}, score {}, {} nodes",
+                    r.depth,
+                    score_text(r.score),
+                    r.nodes
+                );
+            }
             best - 1
         };
         let mover = board.side;
         let effect = board.make(m);
-        println!(
-            "{} plays {}",
-            side_name(mover),
-            move_notation(m, &effect, &board)
-        );
+        let notation = move_notation(m, &effect, &board);
+        if json {
+            let event = PlayEvent {
+                mover,
+                notation,
+                position: board.to_string(),
+                outcome: board.outcome(),
+            };
+            let line = serde_json::to_string(&event).map_err(|e| e.to_string())?;
+            println!("{line}");
+        } else {
+            println!("{} plays {notation}", side_name(mover));
+        }
     }
 }
 
