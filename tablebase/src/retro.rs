@@ -17,14 +17,15 @@
 //! its predecessors; a counter that reaches zero makes a loss in `d + 1`
 //! (or a draw, when an exit to a draw exists). Successors and predecessors
 //! are de-duplicated per position, so symmetric duplicates count once on
-//! both sides. Each level is a parallel scan (rayon) over the value arrays;
+//! both sides. Each level is a parallel scan (rayon) over the chunks of the
+//! value arrays that received values of that level (a bitmask per chunk);
 //! state per position is one 16-bit value and one 8-bit counter, shared
 //! between threads as atomics. The result does not depend on the number of
 //! threads.
 
 use crate::value::Value;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 /// Best outcome among a position's moves that leave the pair, one ply away.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -117,6 +118,18 @@ pub fn solve<G: RetroGame>(
     let counts: Vec<Vec<AtomicU8>> = (0..parts).map(|p| zeroed_u8(game.size(p))).collect();
     let max_level = AtomicU16::new(0);
     let other = |p: usize| if parts == 2 { 1 - p } else { p };
+    // Per chunk, bit `d % 64` says that a value of level `d` was assigned in
+    // the chunk and not yet processed, so level scans skip idle chunks.
+    let pending: Vec<Vec<AtomicU64>> = (0..parts)
+        .map(|p| {
+            (0..game.size(p).div_ceil(CHUNK))
+                .map(|_| AtomicU64::new(0))
+                .collect()
+        })
+        .collect();
+    let mark = |part: usize, idx: u64, level: u16| {
+        pending[part][(idx / CHUNK) as usize].fetch_or(1 << (level % 64), Relaxed);
+    };
 
     // Forward pass: successor counts and exits.
     let total: u64 = (0..parts).map(|p| game.size(p)).sum();
@@ -152,7 +165,9 @@ pub fn solve<G: RetroGame>(
                 };
                 if value != Value::DRAW {
                     vals[idx as usize].store(value.0, Relaxed);
-                    max_level.fetch_max(value.distance().unwrap_or(0), Relaxed);
+                    let d = value.distance().unwrap_or(0);
+                    max_level.fetch_max(d, Relaxed);
+                    mark(part, idx, d);
                 }
             }
             observer.advance(range.end - range.start);
@@ -175,7 +190,13 @@ pub fn solve<G: RetroGame>(
         for part in 0..parts {
             let (vals, target_vals, target_cnts) =
                 (&values[part], &values[other(part)], &counts[other(part)]);
+            let bit = 1u64 << (level % 64);
             chunks(game.size(part)).for_each_init(Vec::new, |buf, range| {
+                let flags = &pending[part][(range.start / CHUNK) as usize];
+                if flags.fetch_and(!bit, Relaxed) & bit == 0 {
+                    observer.advance(range.end - range.start);
+                    return;
+                }
                 for idx in range.clone() {
                     let v = vals[idx as usize].load(Relaxed);
                     if (v != win || level == 0) && v != loss {
@@ -190,12 +211,14 @@ pub fn solve<G: RetroGame>(
                         if v == loss {
                             if slot.compare_exchange(0, next_win, Relaxed, Relaxed).is_ok() {
                                 any.store(true, Relaxed);
+                                mark(other(part), j, level + 1);
                             }
                         } else if slot.load(Relaxed) == 0 {
                             let old = target_cnts[j as usize].fetch_sub(1, Relaxed);
                             if old & COUNT_MASK == 1 && old & DRAW_EXIT == 0 {
                                 slot.store(next_loss, Relaxed);
                                 any.store(true, Relaxed);
+                                mark(other(part), j, level + 1);
                             }
                         }
                     }

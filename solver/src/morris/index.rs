@@ -165,8 +165,12 @@ impl Mover {
     /// whose opponent has `them` stones.
     #[inline(always)]
     pub fn new(us: Bits, them: u32) -> Mover {
+        Mover::from_entry(us, TABLES.class_of[us as usize], them)
+    }
+
+    #[inline(always)]
+    fn from_entry(us: Bits, entry: u32, them: u32) -> Mover {
         let t = &*TABLES;
-        let entry = t.class_of[us as usize];
         let op = (entry & 15) as usize;
         let class = (entry >> 4) as usize;
         let w = us.count_ones() as usize;
@@ -224,6 +228,24 @@ pub fn positions(sub: Subspace) -> u64 {
             }
         })
         .sum()
+}
+
+/// Call `f` with the slot of `(us, them)` for every `us` in `movers` (all
+/// of one stone count). The class-table lookups, which miss the cache, are
+/// issued together first so that they overlap.
+#[inline]
+pub fn for_each_index(movers: &[Bits], them: Bits, mut f: impl FnMut(u64)) {
+    let t = &*TABLES;
+    let mut entries = [0u32; 64];
+    let n = them.count_ones();
+    for chunk in movers.chunks(64) {
+        for (e, &us) in entries.iter_mut().zip(chunk) {
+            *e = t.class_of[us as usize];
+        }
+        for (&e, &us) in entries.iter().zip(chunk) {
+            f(Mover::from_entry(us, e, n).index(them));
+        }
+    }
 }
 
 /// The canonical form of a moving-phase position `(us, them)`: the image

@@ -105,9 +105,15 @@ impl<V: Values> RetroGame for Pair<'_, V> {
 
     fn predecessors(&self, part: usize, idx: u64, pred: &mut impl FnMut(u64)) {
         if let Some((us, them)) = index::position(self.subspaces[part], idx) {
+            // At most 3 × 21 unmoves (a flying side); gathered so that the
+            // index lookups overlap.
+            let mut prevs = [0; 64];
+            let mut n = 0;
             super::moving::for_each_unmove(us, them, self.rules.flying, |prev| {
-                pred(index::index(prev, us))
+                prevs[n] = prev;
+                n += 1;
             });
+            index::for_each_index(&prevs[..n], us, |j| pred(j));
         }
     }
 }
