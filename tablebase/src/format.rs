@@ -261,22 +261,12 @@ pub fn write_table(
         .collect::<Result<_, _>>()
         .map_err(io_err(path))?;
     let tmp = path.with_extension("tmp");
-    let file = File::create(&tmp).map_err(io_err(&tmp))?;
-    let mut out = BufWriter::with_capacity(1 << 20, file);
-    out.write_all(&header.to_bytes()).map_err(io_err(&tmp))?;
-    let mut end = 0u64;
-    for block in &blocks {
-        end += block.len() as u64;
-        out.write_all(&end.to_le_bytes()).map_err(io_err(&tmp))?;
-        out.write_all(&checksum(block).to_le_bytes())
-            .map_err(io_err(&tmp))?;
+    let written = write_file(&tmp, &header, &blocks);
+    if written.is_err() {
+        // A full disk or a failing device: leave no partial file behind.
+        let _ = fs::remove_file(&tmp);
     }
-    for block in &blocks {
-        out.write_all(block).map_err(io_err(&tmp))?;
-    }
-    let file = out.into_inner().map_err(|e| io_err(&tmp)(e.into_error()))?;
-    file.sync_all().map_err(io_err(&tmp))?;
-    drop(file);
+    written?;
     fs::rename(&tmp, path).map_err(io_err(path))?;
     if let Some(dir) = path.parent() {
         // Make the rename itself durable; not every platform can open a directory.
@@ -288,5 +278,26 @@ pub fn write_table(
             let _ = d.sync_all();
         }
     }
+    Ok(())
+}
+
+/// Write header, block table and blocks to `tmp` and flush it to disk.
+fn write_file(tmp: &Path, header: &Header, blocks: &[Vec<u8>]) -> Result<(), FormatError> {
+    let file = File::create(tmp).map_err(io_err(tmp))?;
+    let mut out = BufWriter::with_capacity(1 << 20, file);
+    out.write_all(&header.to_bytes()).map_err(io_err(tmp))?;
+    let mut end = 0u64;
+    for block in blocks {
+        end += block.len() as u64;
+        out.write_all(&end.to_le_bytes()).map_err(io_err(tmp))?;
+        out.write_all(&checksum(block).to_le_bytes())
+            .map_err(io_err(tmp))?;
+    }
+    for block in blocks {
+        out.write_all(block).map_err(io_err(tmp))?;
+    }
+    let file = out.into_inner().map_err(|e| io_err(tmp)(e.into_error()))?;
+    file.sync_all().map_err(io_err(tmp))?;
+    drop(file);
     Ok(())
 }
