@@ -31,8 +31,8 @@ impl EvalParams {
     /// The engine's default weights (chosen by the matches in docs/toguz.md).
     pub const DEFAULT: EvalParams = EvalParams {
         kazan: 100,
-        tuzdyk: 1000,
-        mobility: 10,
+        tuzdyk: 1500,
+        mobility: 25,
         own_stones: 5,
     };
 }

@@ -82,7 +82,7 @@ impl Default for Config {
         Config {
             features: Features::ALL,
             eval: EvalParams::DEFAULT,
-            qsearch_plies: 24,
+            qsearch_plies: 4,
             tt_mb: 64,
             endgame_stones: 20,
             endgame_nodes: 2_000_000,
