@@ -113,7 +113,7 @@ impl<V: Values> RetroGame for Pair<'_, V> {
                 prevs[n] = prev;
                 n += 1;
             });
-            index::for_each_index(&prevs[..n], us, |j| pred(j));
+            index::for_each_index(&prevs[..n], us, pred);
         }
     }
 }
