@@ -84,6 +84,18 @@ pub enum Outcome {
     Draw,
 }
 
+impl Outcome {
+    /// +1 if `side` won, -1 if it lost, 0 for a draw.
+    #[inline]
+    pub fn sign_for(self, side: Side) -> i32 {
+        match self {
+            Outcome::Draw => 0,
+            Outcome::Win(s) if s == side => 1,
+            Outcome::Win(_) => -1,
+        }
+    }
+}
+
 /// A position: holes, kazans, tuzdyks, side to move and its hash.
 ///
 /// The hash is additive: the sum over holes of `count * R[hole]`, plus a

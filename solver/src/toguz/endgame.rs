@@ -7,7 +7,7 @@
 //! by the optimistic one an upper bound. Deepening until both meet proves the
 //! result (games may cycle, so a node budget ends the attempt).
 
-use super::board::{Board, Move, Outcome};
+use super::board::{Board, Move};
 
 /// A proven game result for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -95,12 +95,7 @@ impl Solver {
             return (0, None);
         }
         if let Some(o) = b.outcome() {
-            let v = match o {
-                Outcome::Draw => 0,
-                Outcome::Win(s) if s == b.side => 1,
-                Outcome::Win(_) => -1,
-            };
-            return (v, None);
+            return (o.sign_for(b.side) as i8, None);
         }
         let k = u32::from(b.kazan[b.side.index()]);
         let lo = value_of_total(k);
@@ -193,11 +188,7 @@ mod tests {
     /// Plain minimax to the end over all lines (small positions only).
     fn brute(b: &Board, depth: u32) -> Option<i8> {
         if let Some(o) = b.outcome() {
-            return Some(match o {
-                Outcome::Draw => 0,
-                Outcome::Win(s) if s == b.side => 1,
-                Outcome::Win(_) => -1,
-            });
+            return Some(o.sign_for(b.side) as i8);
         }
         if depth == 0 {
             return None;

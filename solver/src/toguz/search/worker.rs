@@ -30,11 +30,7 @@ pub(crate) struct Worker<'a> {
 /// Score of a finished game for the side to move, `ply` plies from the root.
 #[inline]
 fn terminal_score(b: &Board, o: Outcome, ply: usize) -> i32 {
-    match o {
-        Outcome::Draw => 0,
-        Outcome::Win(s) if s == b.side => MATE - ply as i32,
-        Outcome::Win(_) => -MATE + ply as i32,
-    }
+    o.sign_for(b.side) * (MATE - ply as i32)
 }
 
 #[inline]
