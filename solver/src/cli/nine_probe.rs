@@ -25,7 +25,8 @@ pub struct ProbeArgs {
     /// Moves played from the position first, e.g. "d6 d2 b4".
     #[arg(long)]
     pub moves: Option<String>,
-    /// Probe every line of FILE (one position per line), print JSON lines.
+    /// Probe every line of FILE (one position per line; blank lines and lines
+    /// starting with `#` are skipped), print one JSON line per position.
     #[arg(long, conflicts_with_all = ["position", "moves"])]
     pub batch: Option<PathBuf>,
     /// Print JSON.

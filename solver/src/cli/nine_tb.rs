@@ -88,6 +88,13 @@ pub fn with_threads<T: Send>(
 /// `solver nine generate`.
 pub fn generate(args: GenerateArgs) -> CliResult {
     let rules = args.tables.rules();
+    // Cheap checks first: the index tables behind the progress total take a second.
+    if args.threads == Some(0) {
+        return Err("--threads must be at least 1".into());
+    }
+    if args.tables.dir.exists() && !args.tables.dir.is_dir() {
+        return Err(format!("{}: not a directory", args.tables.dir.display()));
+    }
     let total: u64 = pairs(args.max_stones).into_iter().map(pair_positions).sum();
     let progress = Progress::new(args.quiet, total, "slots");
     let dir = args.tables.dir.clone();

@@ -78,7 +78,8 @@ pub enum Command {
     /// Self-play match between two engine set-ups from varied openings.
     Match {
         /// First engine: `full` or `plain`, then `-feature`/`+feature` with
-        /// features tt, pvs, ordering, quiescence, iterative, lmr, endgame, eval
+        /// features tt, pvs, ordering, quiescence, iterative, lmr, aspiration,
+        /// endgame, eval
         /// (all terms) or one term: tuzdyk, mobility, own.
         #[arg(long, default_value = "full")]
         a: String,

@@ -132,6 +132,9 @@ pub fn scan(dir: &Path, rules: Rules) -> Result<BTreeMap<Subspace, Table>, Datab
         })?;
         let path = entry.path();
         let name = entry.file_name().to_string_lossy().into_owned();
+        if !path.is_file() {
+            return Err(DatabaseError::UnknownFile(path));
+        }
         if name.starts_with("nine-") && name.ends_with(".tmp") {
             continue;
         }
@@ -179,6 +182,12 @@ pub fn generate(
     max_stones: u8,
     observer: &dyn GenerateObserver,
 ) -> Result<(), DatabaseError> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(DatabaseError::Dir {
+            path: dir.to_owned(),
+            source: std::io::Error::other("not a directory"),
+        });
+    }
     std::fs::create_dir_all(dir).map_err(|source| DatabaseError::Dir {
         path: dir.to_owned(),
         source,
@@ -248,10 +257,16 @@ pub fn verify(
     observer: &dyn Observer,
 ) -> Result<(u64, Vec<Mismatch>), DatabaseError> {
     use rayon::prelude::*;
+    // Name a missing file where its directory is known (beside any table).
+    let dir = tables
+        .values()
+        .next()
+        .and_then(|t| t.path().parent().map(Path::to_owned))
+        .unwrap_or_default();
     let need = |s: Subspace| -> Result<&Table, DatabaseError> {
         tables
             .get(&s)
-            .ok_or_else(|| DatabaseError::Missing(PathBuf::from(label(rules, s))))
+            .ok_or_else(|| DatabaseError::Missing(file_name(&dir, rules, s)))
     };
     let own = Arc::new(need(sub)?.values()?);
     let partner = if sub.swapped() == sub {

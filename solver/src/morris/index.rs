@@ -104,14 +104,18 @@ fn build_tables() -> Tables {
             stabilizers[p.count_ones() as usize].push(stab);
         }
     }
+    // Class number of every seed, then of every pattern through its seed.
+    let mut seed_class = vec![0u32; 1 << 24];
+    for list in &seeds {
+        for (class, &seed) in list.iter().enumerate() {
+            seed_class[seed as usize] = class as u32;
+        }
+    }
     let class_of = (0..1u32 << 24)
         .into_par_iter()
         .map(|p| {
             let op = best[p as usize] as usize;
-            let seed = transform(op, p);
-            let list = &seeds[p.count_ones() as usize];
-            let class = list.binary_search(&seed).expect("every orbit has a seed");
-            (class as u32) << 4 | op as u32
+            seed_class[transform(op, p) as usize] << 4 | op as u32
         })
         .collect();
     Tables {

@@ -24,7 +24,7 @@ pub enum SpecError {
     Base(String),
     /// Unknown feature name.
     #[error(
-        "unknown feature `{0}` (tt, pvs, ordering, quiescence, iterative, lmr, eval, tuzdyk, mobility, own, endgame)"
+        "unknown feature `{0}` (tt, pvs, ordering, quiescence[=N], iterative, lmr, aspiration, eval, tuzdyk[=N], mobility[=N], own[=N], endgame[=N])"
     )]
     Feature(String),
 }
@@ -84,6 +84,7 @@ impl FromStr for EngineSpec {
                 }
                 "iterative" => feats.iterative = on,
                 "lmr" => feats.lmr = on,
+                "aspiration" => feats.aspiration = on,
                 "eval" => config.eval = if on { d } else { EvalParams::MATERIAL },
                 "endgame" => config.endgame_stones = weight(20).max(0) as u32,
                 "tuzdyk" => config.eval.tuzdyk = weight(d.tuzdyk),

@@ -37,6 +37,8 @@ pub struct Features {
     pub iterative: bool,
     /// Late move reductions of quiet moves.
     pub lmr: bool,
+    /// Aspiration windows around the previous iteration's score.
+    pub aspiration: bool,
 }
 
 impl Features {
@@ -48,6 +50,7 @@ impl Features {
         quiescence: true,
         iterative: true,
         lmr: true,
+        aspiration: true,
     };
     /// Plain fixed-depth alpha-beta.
     pub const PLAIN: Features = Features {
@@ -57,6 +60,7 @@ impl Features {
         quiescence: false,
         iterative: false,
         lmr: false,
+        aspiration: false,
     };
 }
 
@@ -246,10 +250,13 @@ impl Engine {
             } else {
                 max_depth
             };
+            let mut previous = None;
             for depth in first..=max_depth {
-                let Some(score) = w.root(board, depth, -MATE - 1, MATE + 1) else {
+                let guess = previous.filter(|_| config.features.aspiration && depth >= 5);
+                let Some(score) = aspiration_root(&mut w, board, depth, guess) else {
                     break;
                 };
+                previous = Some(score);
                 w.flush();
                 let it = Iteration {
                     depth,
@@ -318,6 +325,30 @@ impl Engine {
             }
         }
         result
+    }
+}
+
+/// Half-width of the first aspiration window (centi-stones).
+const ASPIRATION: i32 = 50;
+
+/// Search the root with a window around `guess` (the previous iteration's
+/// score), widening it on each failure; full window without a guess.
+fn aspiration_root(w: &mut Worker, board: &Board, depth: i32, guess: Option<i32>) -> Option<i32> {
+    let Some(g) = guess.filter(|g| g.abs() < MATE_BOUND) else {
+        return w.root(board, depth, -MATE - 1, MATE + 1);
+    };
+    let mut delta = ASPIRATION;
+    let (mut lo, mut hi) = (g - delta, g + delta);
+    loop {
+        let s = w.root(board, depth, lo, hi)?;
+        if s <= lo && lo > -MATE - 1 {
+            lo = (lo - delta).max(-MATE - 1);
+        } else if s >= hi && hi < MATE + 1 {
+            hi = (hi + delta).min(MATE + 1);
+        } else {
+            return Some(s);
+        }
+        delta *= 2;
     }
 }
 
