@@ -6,12 +6,37 @@ use crate::format::{checksum, FormatError, Header, HEADER_LEN};
 use crate::value::Value;
 use memmap2::Mmap;
 use rayon::prelude::*;
+use std::collections::{HashMap, VecDeque};
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-/// Decompressed blocks kept per table.
-const CACHE_BLOCKS: usize = 16;
+/// Decompressed blocks kept per table (64 KiB each with 1-byte entries).
+const CACHE_BLOCKS: usize = 256;
+
+/// A first-in first-out cache of decompressed blocks.
+#[derive(Default)]
+struct BlockCache {
+    blocks: HashMap<u64, Arc<Vec<u8>>>,
+    order: VecDeque<u64>,
+}
+
+impl BlockCache {
+    fn get(&self, b: u64) -> Option<&Arc<Vec<u8>>> {
+        self.blocks.get(&b)
+    }
+
+    fn insert(&mut self, b: u64, raw: Arc<Vec<u8>>) {
+        if self.blocks.insert(b, raw).is_none() {
+            self.order.push_back(b);
+            if self.order.len() > CACHE_BLOCKS {
+                if let Some(old) = self.order.pop_front() {
+                    self.blocks.remove(&old);
+                }
+            }
+        }
+    }
+}
 
 /// An open tablebase file. Thread-safe: probe it from many threads.
 pub struct Table {
@@ -20,7 +45,7 @@ pub struct Table {
     header: Header,
     /// Per block: (start, end) of its compressed bytes in the map, checksum.
     blocks: Vec<(usize, usize, u64)>,
-    cache: Mutex<Vec<(u64, Arc<Vec<u8>>)>>,
+    cache: Mutex<BlockCache>,
 }
 
 impl std::fmt::Debug for Table {
@@ -79,7 +104,7 @@ impl Table {
             map,
             header,
             blocks,
-            cache: Mutex::new(Vec::with_capacity(CACHE_BLOCKS)),
+            cache: Mutex::new(BlockCache::default()),
         })
     }
 
@@ -140,17 +165,16 @@ impl Table {
         let (b, i) = (slot / bs, (slot % bs) as usize);
         {
             let cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some((_, raw)) = cache.iter().find(|(id, _)| *id == b) {
+            if let Some(raw) = cache.get(b) {
                 return Ok(self.entry(raw, i));
             }
         }
         let raw = Arc::new(self.load_block(b as usize)?);
         let value = self.entry(&raw, i);
-        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-        if cache.len() >= CACHE_BLOCKS {
-            cache.remove(0);
-        }
-        cache.push((b, raw));
+        self.cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(b, raw);
         Ok(value)
     }
 
