@@ -6,7 +6,7 @@ use crate::format::{checksum, FormatError, Header, HEADER_LEN};
 use crate::value::Value;
 use memmap2::Mmap;
 use rayon::prelude::*;
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -14,24 +14,30 @@ use std::sync::{Arc, Mutex};
 /// Decompressed blocks kept per table (64 KiB each with 1-byte entries).
 const CACHE_BLOCKS: usize = 256;
 
-/// A first-in first-out cache of decompressed blocks.
-#[derive(Default)]
+/// A first-in first-out cache of decompressed blocks, indexed by block.
 struct BlockCache {
-    blocks: HashMap<u64, Arc<Vec<u8>>>,
-    order: VecDeque<u64>,
+    blocks: Vec<Option<Arc<Vec<u8>>>>,
+    order: VecDeque<usize>,
 }
 
 impl BlockCache {
-    fn get(&self, b: u64) -> Option<&Arc<Vec<u8>>> {
-        self.blocks.get(&b)
+    fn new(blocks: usize) -> BlockCache {
+        BlockCache {
+            blocks: vec![None; blocks],
+            order: VecDeque::with_capacity(CACHE_BLOCKS + 1),
+        }
     }
 
-    fn insert(&mut self, b: u64, raw: Arc<Vec<u8>>) {
-        if self.blocks.insert(b, raw).is_none() {
+    fn get(&self, b: usize) -> Option<&Arc<Vec<u8>>> {
+        self.blocks[b].as_ref()
+    }
+
+    fn insert(&mut self, b: usize, raw: Arc<Vec<u8>>) {
+        if self.blocks[b].replace(raw).is_none() {
             self.order.push_back(b);
             if self.order.len() > CACHE_BLOCKS {
                 if let Some(old) = self.order.pop_front() {
-                    self.blocks.remove(&old);
+                    self.blocks[old] = None;
                 }
             }
         }
@@ -104,7 +110,7 @@ impl Table {
             map,
             header,
             blocks,
-            cache: Mutex::new(BlockCache::default()),
+            cache: Mutex::new(BlockCache::new(n)),
         })
     }
 
@@ -165,7 +171,7 @@ impl Table {
         let (b, i) = (slot / bs, (slot % bs) as usize);
         {
             let cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(raw) = cache.get(b) {
+            if let Some(raw) = cache.get(b as usize) {
                 return Ok(self.entry(raw, i));
             }
         }
@@ -174,7 +180,7 @@ impl Table {
         self.cache
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .insert(b, raw);
+            .insert(b as usize, raw);
         Ok(value)
     }
 
