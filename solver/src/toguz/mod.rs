@@ -1,6 +1,8 @@
-//! Toguz Kumalak: the rules ([`board`]), text forms ([`notation`]), perft,
-//! PlayOK record replay ([`pgn`]), evaluation, an exact endgame solver and a
-//! parallel alpha-beta search.
+//! Toguz Kumalak: the rules ([`board`]), text forms ([`notation`]),
+//! [`perft`], PlayOK record replay ([`pgn`]), evaluation ([`eval`]), an exact
+//! endgame solver ([`endgame`]), a parallel alpha-beta [`search`] and
+//! self-play matches ([`selfplay`]). Design notes and measured figures:
+//! `docs/toguz.md`.
 
 pub mod board;
 pub mod endgame;
