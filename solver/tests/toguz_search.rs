@@ -93,7 +93,7 @@ fn single_thread_is_deterministic() {
     let key = |r: &solver::toguz::search::SearchResult| {
         r.iterations
             .iter()
-            .map(|i| (i.depth, i.score, i.pv.clone(), i.nodes))
+            .map(|i| (i.depth, i.score, i.pv.clone(), i.nodes, i.main_nodes))
             .collect::<Vec<_>>()
     };
     assert_eq!(key(&r1), key(&r2));

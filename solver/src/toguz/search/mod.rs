@@ -118,6 +118,8 @@ pub struct Iteration {
     pub pv: Vec<u8>,
     /// Nodes searched so far (all threads).
     pub nodes: u64,
+    /// Nodes searched so far by the main thread alone.
+    pub main_nodes: u64,
     /// Elapsed milliseconds.
     pub millis: u64,
 }
@@ -263,6 +265,7 @@ impl Engine {
                     score,
                     pv: w.root_pv().iter().map(|m| m + 1).collect(),
                     nodes: shared.nodes.load(Relaxed),
+                    main_nodes: w.nodes,
                     millis: start.elapsed().as_millis() as u64,
                 };
                 on_iteration(&it);
