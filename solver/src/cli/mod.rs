@@ -58,3 +58,19 @@ pub fn print_json<T: serde::Serialize>(value: &T) -> CliResult {
     println!("{text}");
     Ok(())
 }
+
+/// Parse a position given as command-line words (joined by spaces), or
+/// `start` when there are none.
+pub fn parse_position<T>(words: &[String], start: T) -> Result<T, String>
+where
+    T: std::str::FromStr,
+    T::Err: std::fmt::Display,
+{
+    if words.is_empty() {
+        return Ok(start);
+    }
+    words
+        .join(" ")
+        .parse()
+        .map_err(|e| format!("bad position: {e}"))
+}

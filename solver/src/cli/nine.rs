@@ -87,17 +87,6 @@ fn rules(no_flying: bool) -> Rules {
     Rules { flying: !no_flying }
 }
 
-/// Parse a position given as words (empty: the start position).
-fn parse_position(words: &[String]) -> Result<Position, String> {
-    if words.is_empty() {
-        return Ok(Position::start());
-    }
-    words
-        .join(" ")
-        .parse()
-        .map_err(|e| format!("bad position: {e}"))
-}
-
 fn capitalised(color: Color) -> &'static str {
     match color {
         Color::White => "White",
@@ -107,7 +96,7 @@ fn capitalised(color: Color) -> &'static str {
 
 /// `solver nine show`.
 fn show(words: &[String], rules: Rules, json: bool) -> CliResult {
-    let pos = parse_position(words)?;
+    let pos = super::parse_position(words, Position::start())?;
     let mut moves = legal_moves(&pos, rules);
     moves.sort_by_key(move_order);
     let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
@@ -150,7 +139,7 @@ fn show(words: &[String], rules: Rules, json: bool) -> CliResult {
 
 /// `solver nine perft`.
 fn run_perft(depth: u32, words: &[String], rules: Rules, json: bool) -> CliResult {
-    let pos = parse_position(words)?;
+    let pos = super::parse_position(words, Position::start())?;
     let started = Instant::now();
     let mut split = divide(&pos, rules, depth);
     split.sort_by_key(|(m, _)| move_order(m));

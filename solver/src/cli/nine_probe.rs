@@ -127,16 +127,6 @@ fn describe(o: Outcome, d: Option<u16>) -> String {
     }
 }
 
-fn parse_position(words: &[String]) -> Result<Position, String> {
-    if words.is_empty() {
-        return Ok(Position::start());
-    }
-    words
-        .join(" ")
-        .parse()
-        .map_err(|e| format!("bad position: {e}"))
-}
-
 fn open(args: &TableArgs) -> Result<Tablebases, String> {
     Tablebases::open(&args.dir, args.rules()).map_err(|e| e.to_string())
 }
@@ -154,7 +144,7 @@ pub fn probe(args: ProbeArgs) -> CliResult {
     if let Some(file) = &args.batch {
         return batch(&tb, file);
     }
-    let mut pos = parse_position(&args.position)?;
+    let mut pos = super::parse_position(&args.position, Position::start())?;
     for text in args.moves.iter().flat_map(|m| m.split_whitespace()) {
         let m = parse_move(&pos, tb.rules(), text).map_err(|e| format!("move `{text}`: {e}"))?;
         pos = apply(&pos, m);
@@ -220,7 +210,7 @@ fn batch(tb: &Tablebases, file: &PathBuf) -> CliResult {
 /// `solver nine play`: the human against the perfect player.
 pub fn play(args: PlayArgs) -> CliResult {
     let tb = open(&args.tables)?;
-    let mut pos = parse_position(&args.position)?;
+    let mut pos = super::parse_position(&args.position, Position::start())?;
     pos.validate()
         .map_err(|e| format!("illegal position: {e}"))?;
     let human = match args.human {

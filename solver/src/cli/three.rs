@@ -84,16 +84,6 @@ fn solution() -> Result<Solution, String> {
     Solution::solve().map_err(|e| format!("solving failed: {e}"))
 }
 
-fn parse_position(words: &[String]) -> Result<Position, String> {
-    if words.is_empty() {
-        return Ok(Position::start());
-    }
-    words
-        .join(" ")
-        .parse()
-        .map_err(|e| format!("bad position: {e}"))
-}
-
 /// "win in 5", "draw", "loss in 0".
 fn describe(v: Value) -> String {
     v.to_string()
@@ -173,7 +163,7 @@ fn play_moves(mut pos: Position, list: &str) -> Result<Position, String> {
 
 /// `solver three probe`.
 fn probe(words: &[String], moves: &str, json: bool) -> CliResult {
-    let pos = play_moves(parse_position(words)?, moves)?;
+    let pos = play_moves(super::parse_position(words, Position::start())?, moves)?;
     let sol = solution()?;
     let value = sol.value(&pos);
     let list = sol.moves(&pos);
@@ -219,7 +209,7 @@ fn play(side: Side, words: &[String], json: bool) -> CliResult {
         Side::Black => Color::Black,
     };
     let sol = solution()?;
-    let mut pos = parse_position(words)?;
+    let mut pos = super::parse_position(words, Position::start())?;
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     let report = |pos: &Position, last: Option<String>| -> CliResult {
