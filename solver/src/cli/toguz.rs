@@ -443,12 +443,18 @@ fn run_search(position: Option<&str>, args: &SearchArgs, json: bool) -> CliResul
         );
     }
     if let Some(e) = r.exact {
+        let searched = r.iterations.last().and_then(|it| it.pv.first().copied());
         println!(
-            "exact: {} for {} (endgame solved at depth {}, {} nodes)",
+            "exact: {} for {} (endgame solved at depth {}, {} nodes){}",
             result_text(e.result),
             side_name(board.side),
             e.depth,
-            e.nodes
+            e.nodes,
+            if searched != r.best {
+                "; the best move is the solver's"
+            } else {
+                ""
+            }
         );
     }
     Ok(())

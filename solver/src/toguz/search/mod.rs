@@ -216,7 +216,6 @@ impl Engine {
         limits: &Limits,
         on_iteration: &mut dyn FnMut(&Iteration),
     ) -> SearchResult {
-        let start = Instant::now();
         let mut result = SearchResult {
             best: None,
             score: 0,
@@ -234,6 +233,9 @@ impl Engine {
         if board.stones_on_board() <= self.config.endgame_stones {
             result.exact = endgame::solve(board, self.config.endgame_nodes);
         }
+        // Times and limits count from here (the endgame attempt is bounded
+        // by its own node budget).
+        let start = Instant::now();
         self.tt.new_search();
         let shared = Shared {
             stop: AtomicBool::new(false),
