@@ -124,14 +124,10 @@ impl<'a> Worker<'a> {
             let m = mask.trailing_zeros() as u8;
             mask &= mask - 1;
             let c = &children[m as usize];
-            let key = if !self.features.ordering {
-                if Some(m) == tt_move {
-                    1 << 40
-                } else {
-                    0
-                }
-            } else if Some(m) == tt_move {
+            let key = if Some(m) == tt_move {
                 1 << 40
+            } else if !self.features.ordering {
+                0
             } else {
                 let gain = i64::from(c.kazan[me]) - i64::from(b.kazan[me]);
                 let tz = i64::from(c.tuzdyk[me] != b.tuzdyk[me]);
