@@ -19,13 +19,13 @@
 //! are de-duplicated per position, so symmetric duplicates count once on
 //! both sides. Each level is a parallel scan (rayon) over the chunks of the
 //! value arrays that received values of that level (a bitmask per chunk);
-//! state per position is one 16-bit value and one 8-bit counter, shared
-//! between threads as atomics. The result does not depend on the number of
+//! state per position is one 16-bit atomic: the value once known, until then
+//! the successor counter and a drawing-exit flag. The result does not depend on the number of
 //! threads.
 
 use crate::value::Value;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering::Relaxed};
 
 /// Best outcome among a position's moves that leave the pair, one ply away.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -94,8 +94,14 @@ pub enum RetroError {
     DistanceOverflow(u32),
 }
 
-const DRAW_EXIT: u8 = 0x80;
-const COUNT_MASK: u8 = 0x7F;
+/// State bit: the position's value is known (the low 15 bits hold it).
+const RESOLVED: u16 = 0x8000;
+/// State bit of an unresolved position: a move leaving the pair draws.
+const DRAW_EXIT: u16 = 0x80;
+/// State bits of an unresolved position: successors not yet known to win.
+const COUNT_MASK: u16 = 0x7F;
+/// Largest distance a state can hold.
+const MAX_LEVEL: u16 = 0x3FFE;
 /// Slots per unit of parallel work.
 const CHUNK: u64 = 1 << 14;
 
@@ -114,8 +120,9 @@ pub fn solve<G: RetroGame>(
 ) -> Result<(Vec<Vec<Value>>, SolveStats), RetroError> {
     let parts = game.parts();
     assert!(parts == 1 || parts == 2, "a pair has one or two parts");
-    let values: Vec<Vec<AtomicU16>> = (0..parts).map(|p| zeroed_u16(game.size(p))).collect();
-    let counts: Vec<Vec<AtomicU8>> = (0..parts).map(|p| zeroed_u8(game.size(p))).collect();
+    // One 16-bit state per slot: RESOLVED | value, or the draw-exit flag and
+    // the count of successors not yet known to win.
+    let states: Vec<Vec<AtomicU16>> = (0..parts).map(|p| zeroed_u16(game.size(p))).collect();
     let max_level = AtomicU16::new(0);
     let other = |p: usize| if parts == 2 { 1 - p } else { p };
     // Per chunk, bit `d % 64` says that a value of level `d` was assigned in
@@ -135,7 +142,7 @@ pub fn solve<G: RetroGame>(
     let total: u64 = (0..parts).map(|p| game.size(p)).sum();
     observer.start("count successors", total);
     for part in 0..parts {
-        let (vals, cnts) = (&values[part], &counts[part]);
+        let states = &states[part];
         chunks(game.size(part)).try_for_each_init(Vec::new, |buf, range| {
             for idx in range.clone() {
                 buf.clear();
@@ -159,16 +166,14 @@ pub fn solve<G: RetroGame>(
                     (Exit::Loss, 0) => Value::loss(1),
                     _ => {
                         let flag = if exit == Exit::Draw { DRAW_EXIT } else { 0 };
-                        cnts[idx as usize].store(n as u8 | flag, Relaxed);
-                        Value::DRAW
+                        states[idx as usize].store(n as u16 | flag, Relaxed);
+                        continue;
                     }
                 };
-                if value != Value::DRAW {
-                    vals[idx as usize].store(value.0, Relaxed);
-                    let d = value.distance().unwrap_or(0);
-                    max_level.fetch_max(d, Relaxed);
-                    mark(part, idx, d);
-                }
+                states[idx as usize].store(RESOLVED | value.0, Relaxed);
+                let d = value.distance().unwrap_or(0);
+                max_level.fetch_max(d, Relaxed);
+                mark(part, idx, d);
             }
             observer.advance(range.end - range.start);
             Ok(())
@@ -180,16 +185,21 @@ pub fn solve<G: RetroGame>(
     let mut level: u16 = 0;
     let mut stats = SolveStats::default();
     while level <= max_level.load(Relaxed) {
-        if level >= Value::MAX_DISTANCE {
+        if level >= MAX_LEVEL {
             return Err(RetroError::DistanceOverflow(level as u32 + 1));
         }
-        let (win, loss) = (Value::win(level).0, Value::loss(level).0);
-        let (next_win, next_loss) = (Value::win(level + 1).0, Value::loss(level + 1).0);
+        let (win, loss) = (
+            RESOLVED | Value::win(level).0,
+            RESOLVED | Value::loss(level).0,
+        );
+        let (next_win, next_loss) = (
+            RESOLVED | Value::win(level + 1).0,
+            RESOLVED | Value::loss(level + 1).0,
+        );
         let any = AtomicBool::new(false);
         observer.start(&format!("level {level}"), total);
         for part in 0..parts {
-            let (vals, target_vals, target_cnts) =
-                (&values[part], &values[other(part)], &counts[other(part)]);
+            let (own, target) = (&states[part], &states[other(part)]);
             let bit = 1u64 << (level % 64);
             chunks(game.size(part)).for_each_init(Vec::new, |buf, range| {
                 let flags = &pending[part][(range.start / CHUNK) as usize];
@@ -198,7 +208,7 @@ pub fn solve<G: RetroGame>(
                     return;
                 }
                 for idx in range.clone() {
-                    let v = vals[idx as usize].load(Relaxed);
+                    let v = own[idx as usize].load(Relaxed);
                     if (v != win || level == 0) && v != loss {
                         continue;
                     }
@@ -207,18 +217,31 @@ pub fn solve<G: RetroGame>(
                     buf.sort_unstable();
                     buf.dedup();
                     for &j in buf.iter() {
-                        let slot = &target_vals[j as usize];
-                        if v == loss {
-                            if slot.compare_exchange(0, next_win, Relaxed, Relaxed).is_ok() {
-                                any.store(true, Relaxed);
-                                mark(other(part), j, level + 1);
-                            }
-                        } else if slot.load(Relaxed) == 0 {
-                            let old = target_cnts[j as usize].fetch_sub(1, Relaxed);
-                            if old & COUNT_MASK == 1 && old & DRAW_EXIT == 0 {
-                                slot.store(next_loss, Relaxed);
-                                any.store(true, Relaxed);
-                                mark(other(part), j, level + 1);
+                        let slot = &target[j as usize];
+                        let mut state = slot.load(Relaxed);
+                        // A loss makes its predecessors wins; a win takes
+                        // one from their counts, and the last one makes a
+                        // loss (or, with a drawing exit, a draw).
+                        // (A count already at zero cannot drop: the game
+                        // reported this predecessor more often than its
+                        // successors; leave it be rather than wrap.)
+                        while state & RESOLVED == 0 && (v == loss || state & COUNT_MASK != 0) {
+                            let next = if v == loss {
+                                next_win
+                            } else if state & COUNT_MASK == 1 && state & DRAW_EXIT == 0 {
+                                next_loss
+                            } else {
+                                state - 1
+                            };
+                            match slot.compare_exchange_weak(state, next, Relaxed, Relaxed) {
+                                Ok(_) => {
+                                    if next & RESOLVED != 0 {
+                                        any.store(true, Relaxed);
+                                        mark(other(part), j, level + 1);
+                                    }
+                                    break;
+                                }
+                                Err(now) => state = now,
                             }
                         }
                     }
@@ -233,10 +256,20 @@ pub fn solve<G: RetroGame>(
         level += 1;
         stats.levels = level as u32;
     }
-    drop(counts);
-    let values = values
+    let values = states
         .into_iter()
-        .map(|v| v.into_iter().map(|a| Value(a.into_inner())).collect())
+        .map(|v| {
+            v.into_iter()
+                .map(|a| {
+                    let s = a.into_inner();
+                    if s & RESOLVED != 0 {
+                        Value(s & !RESOLVED)
+                    } else {
+                        Value::DRAW
+                    }
+                })
+                .collect()
+        })
         .collect();
     Ok((values, stats))
 }
@@ -251,10 +284,6 @@ fn chunks(size: u64) -> impl ParallelIterator<Item = std::ops::Range<u64>> {
 
 fn zeroed_u16(n: u64) -> Vec<AtomicU16> {
     (0..n).into_par_iter().map(|_| AtomicU16::new(0)).collect()
-}
-
-fn zeroed_u8(n: u64) -> Vec<AtomicU8> {
-    (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect()
 }
 
 #[cfg(test)]
