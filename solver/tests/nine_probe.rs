@@ -140,7 +140,15 @@ fn placement_search_equals_plain_minimax() {
             continue;
         }
         let want = minimax(tb, &pos);
-        let got = PlacementSearch::new(tb).value(&pos).unwrap();
+        let mut reports = Vec::new();
+        let mut search = PlacementSearch::new(tb).with_progress(100, |s| reports.push(s.nodes));
+        let got = search.value(&pos).unwrap();
+        let nodes = search.stats().nodes;
+        drop(search);
+        assert_eq!(
+            reports,
+            (1..=nodes / 100).map(|k| 100 * k).collect::<Vec<_>>()
+        );
         let want_outcome = [Outcome::Loss, Outcome::Draw, Outcome::Win][(want + 1) as usize];
         assert_eq!(got, want_outcome, "{pos}");
         seen[(want + 1) as usize] += 1;

@@ -60,6 +60,9 @@ pub enum Side {
 pub struct StartArgs {
     #[command(flatten)]
     pub tables: TableArgs,
+    /// No progress lines on stderr (also off with --json).
+    #[arg(long)]
+    pub quiet: bool,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -267,7 +270,18 @@ pub fn start(args: StartArgs) -> CliResult {
     let tb = open(&args.tables)?;
     let pos = Position::start();
     let started = Instant::now();
-    let mut search = PlacementSearch::new(&tb);
+    let quiet = args.json || args.quiet;
+    let mut search = PlacementSearch::new(&tb).with_progress(1 << 22, |s| {
+        if !quiet {
+            eprintln!(
+                "{:>8.1} s: {} nodes, {} probes, {} transpositions",
+                started.elapsed().as_secs_f64(),
+                s.nodes,
+                s.probes,
+                s.tt_entries
+            );
+        }
+    });
     let value = search.value(&pos).map_err(|e| e.to_string())?;
     let seconds = started.elapsed().as_secs_f64();
     let s = search.stats();

@@ -37,7 +37,11 @@ pub struct PlacementSearch<'a> {
     tb: &'a Tablebases,
     table: HashMap<u64, Bounds>,
     stats: SearchStats,
+    progress: Option<(u64, Reporter<'a>)>,
 }
+
+/// A progress callback.
+type Reporter<'a> = Box<dyn FnMut(SearchStats) + 'a>;
 
 fn score(o: Outcome) -> i8 {
     match o {
@@ -78,7 +82,18 @@ impl<'a> PlacementSearch<'a> {
             tb,
             table: HashMap::new(),
             stats: SearchStats::default(),
+            progress: None,
         }
+    }
+
+    /// Call `report` with the statistics every `every` nodes (for long proofs).
+    pub fn with_progress(
+        mut self,
+        every: u64,
+        report: impl FnMut(SearchStats) + 'a,
+    ) -> PlacementSearch<'a> {
+        self.progress = Some((every.max(1), Box::new(report)));
+        self
     }
 
     /// Statistics so far.
@@ -112,6 +127,14 @@ impl<'a> PlacementSearch<'a> {
 
     fn search(&mut self, pos: &Position, mut alpha: i8, mut beta: i8) -> Result<i8, ProbeError> {
         self.stats.nodes += 1;
+        if let Some((every, report)) = &mut self.progress {
+            if self.stats.nodes.is_multiple_of(*every) {
+                report(SearchStats {
+                    tt_entries: self.table.len() as u64,
+                    ..self.stats
+                });
+            }
+        }
         if game_over(pos, self.tb.rules()).is_some() {
             return Ok(-1);
         }
