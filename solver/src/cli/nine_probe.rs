@@ -63,6 +63,9 @@ pub struct StartArgs {
     /// No progress lines on stderr (also off with --json).
     #[arg(long)]
     pub quiet: bool,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 4096)]
+    pub hash_mib: u64,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -271,17 +274,18 @@ pub fn start(args: StartArgs) -> CliResult {
     let pos = Position::start();
     let started = Instant::now();
     let quiet = args.json || args.quiet;
-    let mut search = PlacementSearch::new(&tb).with_progress(1 << 22, |s| {
-        if !quiet {
-            eprintln!(
-                "{:>8.1} s: {} nodes, {} probes, {} transpositions",
-                started.elapsed().as_secs_f64(),
-                s.nodes,
-                s.probes,
-                s.tt_entries
-            );
-        }
-    });
+    let mut search =
+        PlacementSearch::with_table_mib(&tb, args.hash_mib).with_progress(1 << 22, |s| {
+            if !quiet {
+                eprintln!(
+                    "{:>8.1} s: {} nodes, {} probes, {} transpositions",
+                    started.elapsed().as_secs_f64(),
+                    s.nodes,
+                    s.probes,
+                    s.tt_entries
+                );
+            }
+        });
     let value = search.value(&pos).map_err(|e| e.to_string())?;
     let seconds = started.elapsed().as_secs_f64();
     let s = search.stats();

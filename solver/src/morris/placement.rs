@@ -3,13 +3,13 @@
 //! tablebases. Move ordering puts removals first, then placements on busy
 //! points (more neighbours, more own stones beside them); a transposition
 //! table keyed by the canonical position under the 16 symmetries keeps
-//! bounds. This is how `solver nine start` proves the start position a draw.
+//! bounds (fixed size, two-way buckets, entries nearer the root kept). This
+//! is how `solver nine start` proves the start position a draw.
 
 use super::movegen::{apply, for_each_move, game_over};
 use super::nine::ADJACENT;
 use super::position::{Move, Position};
 use super::probe::{ProbeError, Tablebases};
-use std::collections::HashMap;
 use tablebase::Outcome;
 
 /// Bounds on a position's score (−1 loss, 0 draw, 1 win).
@@ -17,6 +17,76 @@ use tablebase::Outcome;
 struct Bounds {
     lower: i8,
     upper: i8,
+}
+
+/// One transposition-table entry; `key == 0` marks an empty slot (no
+/// placement position has key 0: a side to move still places).
+#[derive(Debug, Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    lower: i8,
+    upper: i8,
+    /// Stones still in hand: plies to the end of placement.
+    depth: u8,
+}
+
+/// A fixed-size transposition table of two-entry buckets.
+struct Table {
+    entries: Vec<Entry>,
+    shift: u32,
+    filled: u64,
+}
+
+impl Table {
+    fn new(bits: u32) -> Table {
+        let bits = bits.clamp(4, 40);
+        Table {
+            entries: vec![Entry::default(); 1 << bits],
+            shift: 64 - bits,
+            filled: 0,
+        }
+    }
+
+    fn bucket(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize & !1
+    }
+
+    fn get(&self, key: u64) -> Option<Bounds> {
+        let b = self.bucket(key);
+        self.entries[b..b + 2]
+            .iter()
+            .find(|e| e.key == key)
+            .map(|e| Bounds {
+                lower: e.lower,
+                upper: e.upper,
+            })
+    }
+
+    fn put(&mut self, key: u64, bounds: Bounds, depth: u8) {
+        let b = self.bucket(key);
+        let slot = match self.entries[b..b + 2].iter().position(|e| e.key == key) {
+            Some(i) => b + i,
+            None => {
+                // An empty slot, else the entry farther from the root.
+                let (x, y) = (self.entries[b], self.entries[b + 1]);
+                let i = if x.key == 0 || (y.key != 0 && x.depth <= y.depth) {
+                    b
+                } else {
+                    b + 1
+                };
+                if self.entries[i].key == 0 {
+                    self.filled += 1;
+                }
+                i
+            }
+        };
+        self.entries[slot] = Entry {
+            key,
+            lower: bounds.lower,
+            upper: bounds.upper,
+            depth,
+        };
+    }
 }
 
 /// Statistics of a search.
@@ -35,7 +105,7 @@ pub struct SearchStats {
 /// An exact win/draw/loss search of placement positions over tablebases.
 pub struct PlacementSearch<'a> {
     tb: &'a Tablebases,
-    table: HashMap<u64, Bounds>,
+    table: Table,
     stats: SearchStats,
     progress: Option<(u64, Reporter<'a>)>,
 }
@@ -76,11 +146,23 @@ fn order(pos: &Position, m: Move) -> i32 {
 }
 
 impl<'a> PlacementSearch<'a> {
-    /// A search over the tablebases `tb`.
+    /// A search over the tablebases `tb` with a 16 MiB transposition table.
     pub fn new(tb: &'a Tablebases) -> PlacementSearch<'a> {
+        PlacementSearch::with_table_mib(tb, 16)
+    }
+
+    /// A search with a transposition table of about `mib` MiB (16-byte
+    /// entries, rounded down to a power of two).
+    pub fn with_table_mib(tb: &'a Tablebases, mib: u64) -> PlacementSearch<'a> {
+        let entries = (mib.max(1) << 20) / 16;
+        PlacementSearch::with_table_bits(tb, 63 - entries.leading_zeros())
+    }
+
+    /// A search with a transposition table of `2^bits` entries (4..=40).
+    pub fn with_table_bits(tb: &'a Tablebases, bits: u32) -> PlacementSearch<'a> {
         PlacementSearch {
             tb,
-            table: HashMap::new(),
+            table: Table::new(bits),
             stats: SearchStats::default(),
             progress: None,
         }
@@ -99,7 +181,7 @@ impl<'a> PlacementSearch<'a> {
     /// Statistics so far.
     pub fn stats(&self) -> SearchStats {
         SearchStats {
-            tt_entries: self.table.len() as u64,
+            tt_entries: self.table.filled,
             ..self.stats
         }
     }
@@ -130,7 +212,7 @@ impl<'a> PlacementSearch<'a> {
         if let Some((every, report)) = &mut self.progress {
             if self.stats.nodes.is_multiple_of(*every) {
                 report(SearchStats {
-                    tt_entries: self.table.len() as u64,
+                    tt_entries: self.table.filled,
                     ..self.stats
                 });
             }
@@ -143,7 +225,7 @@ impl<'a> PlacementSearch<'a> {
             return Ok(score(self.tb.probe_bits(pos.us(), pos.them())?.outcome()));
         }
         let k = key(pos);
-        let known = self.table.get(&k).copied().unwrap_or(Bounds {
+        let known = self.table.get(k).unwrap_or(Bounds {
             lower: -1,
             upper: 1,
         });
@@ -183,7 +265,7 @@ impl<'a> PlacementSearch<'a> {
                 upper: best,
             };
         }
-        self.table.insert(k, b);
+        self.table.put(k, b, pos.hand[0] + pos.hand[1]);
         Ok(best)
     }
 }
