@@ -17,10 +17,14 @@ impl GenerateObserver for Quiet {}
 
 const STD: Rules = Rules { flying: true };
 
+fn table_dir() -> PathBuf {
+    std::env::temp_dir().join(format!("nine-probe-{}", std::process::id()))
+}
+
 fn tables() -> &'static Tablebases {
     static TB: std::sync::OnceLock<Tablebases> = std::sync::OnceLock::new();
     TB.get_or_init(|| {
-        let dir: PathBuf = std::env::temp_dir().join(format!("nine-probe-{}", std::process::id()));
+        let dir = table_dir();
         let _ = std::fs::remove_dir_all(&dir);
         generate(&dir, STD, 8, &Quiet).unwrap();
         Tablebases::open(&dir, STD).unwrap()
@@ -75,6 +79,21 @@ fn probe_agrees_with_the_best_move() {
         assert_eq!(tb.probe(&pos.transform(5)).unwrap(), v);
         assert_eq!(tb.probe(&pos.swap_colors()).unwrap(), v);
     }
+}
+
+#[test]
+fn in_memory_probes_equal_mapped_probes() {
+    let mapped = tables();
+    let resident = Tablebases::open(&table_dir(), STD).unwrap().in_memory();
+    for pos in random_positions(2000) {
+        assert_eq!(
+            resident.probe(&pos).unwrap(),
+            mapped.probe(&pos).unwrap(),
+            "{pos}"
+        );
+    }
+    let big: Position = "......WWWWWWWWWBBBBBBBBB w 0 0".parse().unwrap();
+    assert!(resident.probe(&big).is_err());
 }
 
 #[test]

@@ -198,11 +198,59 @@ impl Table {
         Ok(out)
     }
 
+    /// Decompress the whole table into memory in its stored entry width
+    /// (half the memory of [`Table::values`] for one-byte tables).
+    pub fn resident(&self) -> Result<Resident, FormatError> {
+        let blocks: Vec<Vec<u8>> = (0..self.blocks.len())
+            .into_par_iter()
+            .map(|b| self.load_block(b))
+            .collect::<Result<_, _>>()?;
+        let mut bytes = Vec::with_capacity(blocks.iter().map(Vec::len).sum());
+        for raw in blocks {
+            bytes.extend_from_slice(&raw);
+        }
+        Ok(Resident {
+            wide: self.header.entry_bytes == 2,
+            bytes,
+        })
+    }
+
     /// Check every block's checksum and that it decompresses.
     pub fn verify(&self) -> Result<(), FormatError> {
         (0..self.blocks.len())
             .into_par_iter()
             .try_for_each(|b| self.load_block(b).map(drop))
+    }
+}
+
+/// A whole table decompressed in memory: one or two bytes a slot.
+#[derive(Debug, Clone)]
+pub struct Resident {
+    wide: bool,
+    bytes: Vec<u8>,
+}
+
+impl Resident {
+    /// Number of slots.
+    pub fn len(&self) -> u64 {
+        (self.bytes.len() / if self.wide { 2 } else { 1 }) as u64
+    }
+
+    /// Whether the table has no slots.
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    /// The value in `slot`, or `None` beyond the table.
+    #[inline]
+    pub fn get(&self, slot: u64) -> Option<Value> {
+        let i = slot as usize;
+        if self.wide {
+            let b = self.bytes.get(2 * i..2 * i + 2)?;
+            Some(Value(u16::from_le_bytes([b[0], b[1]])))
+        } else {
+            self.bytes.get(i).map(|&b| Value(b as u16))
+        }
     }
 }
 
@@ -242,6 +290,10 @@ mod tests {
             assert_eq!(t.header().draws, 66_668);
             t.verify().unwrap();
             assert_eq!(t.values().unwrap(), values);
+            let r = t.resident().unwrap();
+            assert_eq!(r.len(), values.len() as u64);
+            assert!((0..values.len()).all(|i| r.get(i as u64) == Some(values[i])));
+            assert_eq!(r.get(values.len() as u64), None);
             for slot in (0..values.len()).step_by(997) {
                 assert_eq!(t.get(slot as u64).unwrap(), values[slot]);
             }

@@ -66,6 +66,10 @@ pub struct StartArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 4096)]
     pub hash_mib: u64,
+    /// Probe through the memory-mapped block cache instead of loading each
+    /// table whole into memory (uses far less memory, probes far slower).
+    #[arg(long)]
+    pub mapped: bool,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -271,6 +275,7 @@ pub fn play(args: PlayArgs) -> CliResult {
 /// `solver nine start`: the value of the empty board.
 pub fn start(args: StartArgs) -> CliResult {
     let tb = open(&args.tables)?;
+    let tb = if args.mapped { tb } else { tb.in_memory() };
     let pos = Position::start();
     let started = Instant::now();
     let quiet = args.json || args.quiet;
