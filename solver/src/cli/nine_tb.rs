@@ -27,11 +27,9 @@ impl TableArgs {
     }
 }
 
-/// Arguments of `solver nine generate`.
-#[derive(clap::Args, Debug)]
-pub struct GenerateArgs {
-    #[command(flatten)]
-    pub tables: TableArgs,
+/// Which subspaces a long job covers and how it runs.
+#[derive(clap::Args, Debug, Clone)]
+pub struct JobArgs {
     /// Only subspaces with at most N stones in all (w + b ≤ N, 6..=18).
     #[arg(long, default_value_t = 18, value_parser = clap::value_parser!(u8).range(6..=18))]
     pub max_stones: u8,
@@ -41,6 +39,15 @@ pub struct GenerateArgs {
     /// No progress bars or log lines.
     #[arg(long)]
     pub quiet: bool,
+}
+
+/// Arguments of `solver nine generate`.
+#[derive(clap::Args, Debug)]
+pub struct GenerateArgs {
+    #[command(flatten)]
+    pub tables: TableArgs,
+    #[command(flatten)]
+    pub job: JobArgs,
 }
 
 /// Arguments of `solver nine stats`.
@@ -53,21 +60,14 @@ pub struct StatsArgs {
     pub json: bool,
 }
 
-/// Arguments of `solver nine verify`.
+/// Arguments of `solver nine verify` (the tables that removals of the
+/// verified subspaces lead into must be present).
 #[derive(clap::Args, Debug)]
 pub struct VerifyArgs {
     #[command(flatten)]
     pub tables: TableArgs,
-    /// Only subspaces with at most N stones in all (the tables their
-    /// removals lead into must be present).
-    #[arg(long, default_value_t = 18, value_parser = clap::value_parser!(u8).range(6..=18))]
-    pub max_stones: u8,
-    /// Worker threads (default: one per core).
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// No progress bars.
-    #[arg(long)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub job: JobArgs,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -93,25 +93,28 @@ pub fn with_threads<T: Send>(
 pub fn generate(args: GenerateArgs) -> CliResult {
     let rules = args.tables.rules();
     // Cheap checks first: the index tables behind the progress total take a second.
-    if args.threads == Some(0) {
+    if args.job.threads == Some(0) {
         return Err("--threads must be at least 1".into());
     }
     if args.tables.dir.exists() && !args.tables.dir.is_dir() {
         return Err(format!("{}: not a directory", args.tables.dir.display()));
     }
-    let total: u64 = pairs(args.max_stones).into_iter().map(pair_positions).sum();
-    let progress = Progress::new(args.quiet, total, "slots");
+    let total: u64 = pairs(args.job.max_stones)
+        .into_iter()
+        .map(pair_positions)
+        .sum();
+    let progress = Progress::new(args.job.quiet, total, "slots");
     let dir = args.tables.dir.clone();
-    let result = with_threads(args.threads, || {
-        database::generate(&dir, rules, args.max_stones, &progress)
+    let result = with_threads(args.job.threads, || {
+        database::generate(&dir, rules, args.job.max_stones, &progress)
     })?;
     progress.done();
     result.map_err(|e| e.to_string())?;
-    if !args.quiet {
+    if !args.job.quiet {
         eprintln!(
             "tablebases ({}) for up to {} stones are complete in {}",
             rules_name(rules),
-            args.max_stones,
+            args.job.max_stones,
             dir.display()
         );
     }
@@ -191,15 +194,15 @@ pub fn verify(args: VerifyArgs) -> CliResult {
     }
     let chosen: Vec<_> = tables
         .iter()
-        .filter(|(s, _)| s.us + s.them <= args.max_stones)
+        .filter(|(s, _)| s.us + s.them <= args.job.max_stones)
         .collect();
     let total: u64 = chosen.iter().map(|(s, _)| s.size()).sum();
-    let progress = Progress::new(args.quiet, total, "slots");
+    let progress = Progress::new(args.job.quiet, total, "slots");
     let mut report = Vec::new();
     let mut failures = 0u64;
     for &(sub, table) in &chosen {
         table.verify().map_err(|e| e.to_string())?;
-        let (checked, bad) = with_threads(args.threads, || {
+        let (checked, bad) = with_threads(args.job.threads, || {
             database::verify(&tables, rules, *sub, 10, &progress)
         })?
         .map_err(|e| e.to_string())?;
