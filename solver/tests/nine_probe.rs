@@ -4,7 +4,7 @@
 use solver::morris::database::{generate, GenerateObserver};
 use solver::morris::index::{self, Subspace};
 use solver::morris::movegen::{apply, game_over, legal_moves};
-use solver::morris::placement::PlacementSearch;
+use solver::morris::placement::{prove, PlacementSearch};
 use solver::morris::position::{Color, Position, Rules};
 use solver::morris::probe::{ProbeError, Tablebases};
 use std::path::PathBuf;
@@ -170,6 +170,16 @@ fn placement_search_equals_plain_minimax() {
         );
         let want_outcome = [Outcome::Loss, Outcome::Draw, Outcome::Win][(want + 1) as usize];
         assert_eq!(got, want_outcome, "{pos}");
+        // The two-thread null-window proof, and a search whose 16-entry
+        // table keeps overwriting itself, agree.
+        let proof = prove(tb, &pos, 1, |_| {}).unwrap();
+        assert_eq!(proof.value, want_outcome, "{pos}");
+        assert!(proof.stats.nodes > 0);
+        let tiny = PlacementSearch::with_table_bits(tb, 4).value(&pos).unwrap();
+        assert_eq!(tiny, want_outcome, "{pos}");
+        for (m, o) in PlacementSearch::new(tb).move_values(&pos).unwrap() {
+            assert_eq!(-minimax(tb, &apply(&pos, m)), o as i8 - 1, "{pos} {m}");
+        }
         seen[(want + 1) as usize] += 1;
         tested += 1;
     }

@@ -5,7 +5,7 @@ use super::nine_tb::TableArgs;
 use super::{print_json, CliResult};
 use crate::morris::movegen::{apply, game_over};
 use crate::morris::notation::{draw_nine, parse_move};
-use crate::morris::placement::PlacementSearch;
+use crate::morris::placement::{prove, PlacementSearch};
 use crate::morris::position::{Color, Move, Position};
 use crate::morris::probe::Tablebases;
 use serde_json::{json, Value as Json};
@@ -63,9 +63,14 @@ pub struct StartArgs {
     /// No progress lines on stderr (also off with --json).
     #[arg(long)]
     pub quiet: bool,
-    /// Transposition table size in MiB.
+    /// Transposition table size in MiB (split between the two searchers).
     #[arg(long, default_value_t = 4096)]
     pub hash_mib: u64,
+    /// Searchers: 2 answers "at least a draw?" and "a win?" side by side,
+    /// 1 runs one full-window search. Default: 2 if the machine has two
+    /// cores or more.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
+    pub threads: Option<u8>,
     /// Probe through the memory-mapped block cache instead of loading each
     /// table whole into memory (uses far less memory, probes far slower).
     #[arg(long)]
@@ -279,25 +284,41 @@ pub fn start(args: StartArgs) -> CliResult {
     let pos = Position::start();
     let started = Instant::now();
     let quiet = args.json || args.quiet;
-    let mut search =
-        PlacementSearch::with_table_mib(&tb, args.hash_mib).with_progress(1 << 22, |s| {
-            if !quiet {
-                eprintln!(
-                    "{:>8.1} s: {} nodes, {} probes, {} transpositions",
-                    started.elapsed().as_secs_f64(),
-                    s.nodes,
-                    s.probes,
-                    s.tt_entries
-                );
+    let threads = args.threads.unwrap_or_else(|| {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        if cores >= 2 {
+            2
+        } else {
+            1
+        }
+    });
+    let progress = |nodes: u64| {
+        if !quiet {
+            eprintln!("{:>8.1} s: {nodes} nodes", started.elapsed().as_secs_f64());
+        }
+    };
+    let (value, s) = if threads >= 2 {
+        let mut last = 0;
+        let proof = prove(&tb, &pos, args.hash_mib, |nodes| {
+            if nodes >= last + (1 << 24) {
+                last = nodes;
+                progress(nodes);
             }
-        });
-    let value = search.value(&pos).map_err(|e| e.to_string())?;
+        })
+        .map_err(|e| e.to_string())?;
+        (proof.value, proof.stats)
+    } else {
+        let mut search = PlacementSearch::with_table_mib(&tb, args.hash_mib)
+            .with_progress(1 << 24, |s| progress(s.nodes));
+        let value = search.value(&pos).map_err(|e| e.to_string())?;
+        (value, search.stats())
+    };
     let seconds = started.elapsed().as_secs_f64();
-    let s = search.stats();
     if args.json {
         return print_json(&json!({
             "position": pos.to_string(), "value": value.as_str(), "nodes": s.nodes,
             "probes": s.probes, "tt_entries": s.tt_entries, "seconds": seconds,
+            "threads": threads,
         }));
     }
     println!("Nine Men's Morris start position: {value} for White (perfect play)");

@@ -22,7 +22,7 @@ use super::movegen::{apply, for_each_move, game_over};
 use super::position::{Move, Position, PositionError, Rules};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use tablebase::reader::{Resident, Table};
 use tablebase::{Outcome, Value};
 
@@ -52,7 +52,10 @@ pub struct Tablebases {
     dir: PathBuf,
     rules: Rules,
     tables: RwLock<HashMap<Subspace, Arc<Table>>>,
-    resident: Option<RwLock<HashMap<Subspace, Arc<Resident>>>>,
+    /// With [`Tablebases::in_memory`]: whole tables, slot `10 * us + them`.
+    resident: Option<Box<[OnceLock<Resident>; 100]>>,
+    /// Held while a table is loaded whole, so it is loaded once.
+    loading: Mutex<()>,
 }
 
 impl Tablebases {
@@ -66,27 +69,33 @@ impl Tablebases {
             rules,
             tables: RwLock::new(HashMap::new()),
             resident: None,
+            loading: Mutex::new(()),
         })
     }
 
     /// Keep each table whole in memory once it is first probed.
     pub fn in_memory(mut self) -> Tablebases {
-        self.resident = Some(RwLock::new(HashMap::new()));
+        self.resident = Some(Box::new(std::array::from_fn(|_| OnceLock::new())));
         self
     }
 
     /// The in-memory copy of a subspace's table, loaded on first use.
-    fn resident(
-        &self,
-        cache: &RwLock<HashMap<Subspace, Arc<Resident>>>,
+    #[inline]
+    fn resident<'s>(
+        &'s self,
+        cache: &'s [OnceLock<Resident>; 100],
         sub: Subspace,
-    ) -> Result<Arc<Resident>, ProbeError> {
-        if let Some(r) = cache.read().unwrap_or_else(|e| e.into_inner()).get(&sub) {
-            return Ok(r.clone());
+    ) -> Result<&'s Resident, ProbeError> {
+        let cell = &cache[(10 * sub.us as usize + sub.them as usize).min(99)];
+        if let Some(r) = cell.get() {
+            return Ok(r);
         }
-        let loaded = Arc::new(self.table(sub)?.resident().map_err(DatabaseError::from)?);
-        let mut map = cache.write().unwrap_or_else(|e| e.into_inner());
-        Ok(map.entry(sub).or_insert(loaded).clone())
+        let _guard = self.loading.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(r) = cell.get() {
+            return Ok(r);
+        }
+        let loaded = self.table(sub)?.resident().map_err(DatabaseError::from)?;
+        Ok(cell.get_or_init(|| loaded))
     }
 
     /// The rule set.

@@ -1,0 +1,112 @@
+//! Move ordering for the placement search. Cheap, table-driven scores,
+//! larger first: the transposition-table move, then mill closings (taking
+//! a stone from an open two of the opponent first), then blocks of the
+//! opponent's open twos, then our new open twos, then the history of
+//! moves that cut off before, then busy points.
+
+use crate::morris::nine::{ADJACENT, MILLS_AT};
+use crate::morris::position::{Move, Position};
+
+/// Number of placements in `lines` (a point's two mills) where `mine` has
+/// `want` stones and `other` none.
+#[inline(always)]
+fn lines_with(point: usize, mine: u32, other: u32, want: u32) -> i32 {
+    MILLS_AT[point]
+        .iter()
+        .filter(|&&line| {
+            let line = line & !(1 << point);
+            (line & mine).count_ones() == want && line & other == 0
+        })
+        .count() as i32
+}
+
+/// History scores: how often a placement on a point cut off, by colour.
+pub(super) struct History([[u32; 24]; 2]);
+
+impl History {
+    pub fn new() -> History {
+        History([[0; 24]; 2])
+    }
+
+    /// Credit the placement `m` of the side to move in `pos`, found
+    /// `depth` plies from the end of placement, with a cutoff.
+    pub fn reward(&mut self, pos: &Position, m: Move, depth: u8) {
+        let h = &mut self.0[pos.to_move.index()][m.to() as usize];
+        *h = h.saturating_add(1 << depth.min(20));
+    }
+
+    /// Age the scores (between searches), keeping their order.
+    pub fn age(&mut self) {
+        for side in &mut self.0 {
+            for h in side {
+                *h /= 16;
+            }
+        }
+    }
+
+    fn get(&self, pos: &Position, to: usize) -> u32 {
+        self.0[pos.to_move.index()][to]
+    }
+}
+
+/// Ordering score of the placement `m` in `pos`; larger is tried first.
+#[inline]
+pub(super) fn score(pos: &Position, m: Move, history: &History) -> i64 {
+    let (us, them) = (pos.us(), pos.them());
+    let to = m.to() as usize;
+    let mut s: i64 = 0;
+    if let Some(r) = m.removal() {
+        let r = r as usize;
+        // Taking a stone that is one of two in an open line kills a threat.
+        let threat = lines_with(r, them, us & !(1 << to), 1);
+        s += 1 << 40;
+        s += (threat as i64) << 36;
+        s += (ADJACENT[r] & !(us | them)).count_ones() as i64;
+    }
+    let blocks = lines_with(to, them, us, 2);
+    let twos = lines_with(to, us, them, 1);
+    s += (blocks as i64) << 34;
+    s += (twos as i64) << 32;
+    s += (history.get(pos, to) as i64) << 4;
+    s += ADJACENT[to].count_ones() as i64 + 2 * (ADJACENT[to] & us).count_ones() as i64;
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::morris::position::Color;
+
+    fn pos(white: &[usize], black: &[usize], to_move: Color) -> Position {
+        let bits = |ps: &[usize]| ps.iter().map(|&p| 1u32 << p).sum();
+        Position {
+            stones: [bits(white), bits(black)],
+            hand: [5, 5],
+            to_move,
+        }
+    }
+
+    #[test]
+    fn closings_then_blocks_then_twos_then_quiet() {
+        // Mills are the lines of MILLS_AT; pick one of point 0's mills.
+        let line = MILLS_AT[0][0];
+        let pts: Vec<usize> = (0..24).filter(|p| line >> p & 1 == 1).collect();
+        let other = MILLS_AT[0][1];
+        let opts: Vec<usize> = (0..24).filter(|p| other >> p & 1 == 1 && *p != 0).collect();
+        let h = History::new();
+        // White holds two of `line`; Black two of `other` (both through 0).
+        let white: Vec<usize> = pts.iter().copied().filter(|&p| p != 0).collect();
+        let p = pos(&white, &opts, Color::White);
+        let free = (0..24)
+            .find(|&q| (p.us() | p.them()) >> q & 1 == 0 && q != 0)
+            .unwrap();
+        let close = score(&p, Move::place(0).with_removal(opts[0] as u8), &h);
+        let quiet = score(&p, Move::place(free as u8), &h);
+        assert!(close > quiet);
+        // For Black, point 0 both blocks White's mill and makes a mill.
+        let p = pos(&white, &opts[..1], Color::Black);
+        let block = score(&p, Move::place(0), &h);
+        let quiet = score(&p, Move::place(free as u8), &h);
+        assert!(block > quiet);
+    }
+}
