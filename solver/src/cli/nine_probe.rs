@@ -2,10 +2,10 @@
 //! phase) and from the placement search over them (placement phase).
 
 use super::nine_tb::TableArgs;
-use super::{print_json, CliResult};
+use super::{parse_position, print_json, CliResult};
 use crate::morris::movegen::{apply, game_over};
 use crate::morris::notation::{draw_nine, parse_move};
-use crate::morris::placement::{prove, PlacementSearch};
+use crate::morris::placement::PlacementSearch;
 use crate::morris::position::{Color, Move, Position};
 use crate::morris::probe::Tablebases;
 use serde_json::{json, Value as Json};
@@ -60,17 +60,20 @@ pub enum Side {
 pub struct StartArgs {
     #[command(flatten)]
     pub tables: TableArgs,
+    /// Prove this position instead of the empty board (a later placement
+    /// position, or "........................ w 8 8" for the game with
+    /// eight stones each).
+    #[arg(long, value_name = "POSITION")]
+    pub position: Option<String>,
+    /// Search threads (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
     /// No progress lines on stderr (also off with --json).
     #[arg(long)]
     pub quiet: bool,
     /// Transposition table size in MiB (split between the two searchers).
     #[arg(long, default_value_t = 4096)]
     pub hash_mib: u64,
-    /// Searchers: 2 answers "at least a draw?" and "a win?" side by side,
-    /// 1 runs one full-window search. Default: 2 if the machine has two
-    /// cores or more.
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
-    pub threads: Option<u8>,
     /// Probe through the memory-mapped block cache instead of loading each
     /// table whole into memory (uses far less memory, probes far slower).
     #[arg(long)]
@@ -281,38 +284,33 @@ pub fn play(args: PlayArgs) -> CliResult {
 pub fn start(args: StartArgs) -> CliResult {
     let tb = open(&args.tables)?;
     let tb = if args.mapped { tb } else { tb.in_memory() };
-    let pos = Position::start();
+    let pos = match &args.position {
+        Some(text) => parse_position(std::slice::from_ref(text), Position::start())?,
+        None => Position::start(),
+    };
+    pos.validate()
+        .map_err(|e| format!("illegal position: {e}"))?;
+    let threads = args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        usize::from,
+    );
     let started = Instant::now();
     let quiet = args.json || args.quiet;
-    let threads = args.threads.unwrap_or_else(|| {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        if cores >= 2 {
-            2
-        } else {
-            1
-        }
-    });
-    let progress = |nodes: u64| {
-        if !quiet {
-            eprintln!("{:>8.1} s: {nodes} nodes", started.elapsed().as_secs_f64());
-        }
-    };
-    let (value, s) = if threads >= 2 {
-        let mut last = 0;
-        let proof = prove(&tb, &pos, args.hash_mib, |nodes| {
-            if nodes >= last + (1 << 24) {
-                last = nodes;
-                progress(nodes);
+    let mut search = PlacementSearch::with_table_mib(&tb, args.hash_mib)
+        .with_threads(threads)?
+        .with_progress(1 << 24, move |s| {
+            if !quiet {
+                eprintln!(
+                    "{:>8.1} s: {} nodes, {} probes, {} transpositions",
+                    started.elapsed().as_secs_f64(),
+                    s.nodes,
+                    s.probes,
+                    s.tt_entries
+                );
             }
-        })
-        .map_err(|e| e.to_string())?;
-        (proof.value, proof.stats)
-    } else {
-        let mut search = PlacementSearch::with_table_mib(&tb, args.hash_mib)
-            .with_progress(1 << 24, |s| progress(s.nodes));
-        let value = search.value(&pos).map_err(|e| e.to_string())?;
-        (value, search.stats())
-    };
+        });
+    let value = search.value(&pos).map_err(|e| e.to_string())?;
+    let s = search.stats();
     let seconds = started.elapsed().as_secs_f64();
     if args.json {
         return print_json(&json!({
@@ -321,9 +319,16 @@ pub fn start(args: StartArgs) -> CliResult {
             "threads": threads,
         }));
     }
-    println!("Nine Men's Morris start position: {value} for White (perfect play)");
+    if args.position.is_some() {
+        println!(
+            "{pos}: {value} for {} (perfect play)",
+            color_name(pos.to_move)
+        );
+    } else {
+        println!("Nine Men's Morris start position: {value} for White (perfect play)");
+    }
     println!(
-        "proof: {} nodes, {} tablebase probes, {} transposition entries, {seconds:.1} s",
+        "proof: {} nodes, {} tablebase probes, {} transposition entries, {seconds:.1} s on {threads} thread(s)",
         s.nodes, s.probes, s.tt_entries
     );
     Ok(())

@@ -3,11 +3,12 @@
 //! probing the tablebases. This is how `solver nine start` proves the start
 //! position a draw.
 //!
-//! - [`PlacementSearch`] is one searcher: alpha-beta on three values with a
-//!   transposition table ([`table`]) and move ordering ([`order`]).
-//! - [`prove`] runs the two null-window questions "is the value at least a
-//!   draw?" and "is it a win?" on two threads at once, each with its own
-//!   searcher; together the answers give the exact value.
+//! - Alpha-beta on the three scores −1, 0, 1 (fail-soft), with a shared
+//!   lock-free transposition table ([`table`]) and move ordering
+//!   ([`order`]): table move, mill closings, blocks, open twos, history.
+//! - Parallel by "young brothers wait": near the root, a node searches its
+//!   first move alone, then its other moves on all threads (rayon); a
+//!   cutoff stops the siblings still running.
 
 mod order;
 mod table;
@@ -17,10 +18,19 @@ use super::nine::inverse;
 use super::position::{Move, Position};
 use super::probe::{ProbeError, Tablebases};
 use order::History;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Duration;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
 use table::{Bounds, Table};
 use tablebase::Outcome;
+
+/// By default, nodes with at least this many stones left in hand split
+/// their moves between threads.
+const SPLIT_DEPTH: u8 = 6;
+
+/// Nodes a worker counts before it adds them to the shared totals and
+/// checks for a stop.
+const FLUSH: u64 = 1024;
 
 /// Statistics of a search.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -35,22 +45,10 @@ pub struct SearchStats {
     pub tt_entries: u64,
 }
 
-impl std::ops::Add for SearchStats {
-    type Output = SearchStats;
-    fn add(self, o: SearchStats) -> SearchStats {
-        SearchStats {
-            nodes: self.nodes + o.nodes,
-            probes: self.probes + o.probes,
-            tt_cuts: self.tt_cuts + o.tt_cuts,
-            tt_entries: self.tt_entries + o.tt_entries,
-        }
-    }
-}
-
 /// Why a search stopped early.
 enum Halt {
     Probe(ProbeError),
-    /// Another thread's answer made this one unnecessary.
+    /// A sibling's cutoff made this search unnecessary.
     Stopped,
 }
 
@@ -60,25 +58,66 @@ impl From<ProbeError> for Halt {
     }
 }
 
-/// A progress callback.
-type Reporter<'a> = Box<dyn FnMut(SearchStats) + 'a>;
-
-/// Counters shared with other threads of a [`prove`] run.
-struct Shared<'s> {
-    nodes: &'s AtomicU64,
-    stop: &'s AtomicBool,
+/// The stop flags of a node's split points, innermost first.
+struct Abort<'p> {
+    flag: Option<&'p AtomicBool>,
+    parent: Option<&'p Abort<'p>>,
 }
 
-/// An exact win/draw/loss search of placement positions over tablebases.
-pub struct PlacementSearch<'a> {
-    tb: &'a Tablebases,
-    table: Table,
+impl Abort<'_> {
+    const NONE: Abort<'static> = Abort {
+        flag: None,
+        parent: None,
+    };
+
+    fn raised(&self) -> bool {
+        let mut at = Some(self);
+        while let Some(a) = at {
+            if a.flag.is_some_and(|f| f.load(Relaxed)) {
+                return true;
+            }
+            at = a.parent;
+        }
+        false
+    }
+}
+
+/// A progress callback.
+type Reporter<'a> = Box<dyn FnMut(SearchStats) + Send + 'a>;
+
+/// Per-thread search state: move lists, history, uncounted statistics.
+struct Worker {
     history: History,
     /// Move lists, one per remaining-placements depth (no allocation per node).
     buffers: Vec<Vec<(i64, Move)>>,
-    stats: SearchStats,
-    progress: Option<(u64, Reporter<'a>)>,
-    shared: Option<Shared<'a>>,
+    nodes: u64,
+    probes: u64,
+    tt_cuts: u64,
+}
+
+impl Worker {
+    fn new(history: History) -> Worker {
+        Worker {
+            history,
+            buffers: (0..=18).map(|_| Vec::new()).collect(),
+            nodes: 0,
+            probes: 0,
+            tt_cuts: 0,
+        }
+    }
+}
+
+/// An exact win/draw/loss search of placement positions over tablebases.
+/// One search may be asked many positions; its transposition table is kept.
+pub struct PlacementSearch<'a> {
+    tb: &'a Tablebases,
+    table: Table,
+    pool: Option<rayon::ThreadPool>,
+    split_depth: u8,
+    progress: Option<(u64, Mutex<Reporter<'a>>)>,
+    nodes: AtomicU64,
+    probes: AtomicU64,
+    tt_cuts: AtomicU64,
 }
 
 fn score(o: Outcome) -> i8 {
@@ -98,16 +137,17 @@ fn outcome(s: i8) -> Outcome {
 }
 
 /// Transposition key of a canonical position: mover-relative stones and
-/// both hands.
+/// both hands (56 bits, never 0 while the mover places).
 fn key(c: &Position) -> u64 {
     c.us() as u64
         | (c.them() as u64) << 24
         | (c.our_hand() as u64) << 48
-        | (c.their_hand() as u64) << 56
+        | (c.their_hand() as u64) << 52
 }
 
 impl<'a> PlacementSearch<'a> {
-    /// A search over the tablebases `tb` with a 16 MiB transposition table.
+    /// A one-thread search over the tablebases `tb` with a 16 MiB
+    /// transposition table.
     pub fn new(tb: &'a Tablebases) -> PlacementSearch<'a> {
         PlacementSearch::with_table_mib(tb, 16)
     }
@@ -124,29 +164,56 @@ impl<'a> PlacementSearch<'a> {
         PlacementSearch {
             tb,
             table: Table::new(bits),
-            history: History::new(),
-            buffers: (0..=18).map(|_| Vec::with_capacity(64)).collect(),
-            stats: SearchStats::default(),
+            pool: None,
+            split_depth: SPLIT_DEPTH,
             progress: None,
-            shared: None,
+            nodes: AtomicU64::new(0),
+            probes: AtomicU64::new(0),
+            tt_cuts: AtomicU64::new(0),
         }
     }
 
-    /// Call `report` with the statistics every `every` nodes (for long proofs).
+    /// Search on `threads` threads (1 = this thread only).
+    pub fn with_threads(mut self, threads: usize) -> Result<PlacementSearch<'a>, String> {
+        self.pool = if threads > 1 {
+            Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .map_err(|e| e.to_string())?,
+            )
+        } else {
+            None
+        };
+        Ok(self)
+    }
+
+    /// With several threads, split the moves of nodes with at least
+    /// `depth` stones left in hand between threads (default 6: smaller
+    /// subtrees are not worth a task).
+    pub fn with_split_depth(mut self, depth: u8) -> PlacementSearch<'a> {
+        self.split_depth = depth;
+        self
+    }
+
+    /// Call `report` with the statistics about every `every` nodes (at
+    /// least every 1,024), for long proofs.
     pub fn with_progress(
         mut self,
         every: u64,
-        report: impl FnMut(SearchStats) + 'a,
+        report: impl FnMut(SearchStats) + Send + 'a,
     ) -> PlacementSearch<'a> {
-        self.progress = Some((every.max(1), Box::new(report)));
+        self.progress = Some((every.max(1), Mutex::new(Box::new(report))));
         self
     }
 
     /// Statistics so far.
     pub fn stats(&self) -> SearchStats {
         SearchStats {
+            nodes: self.nodes.load(Relaxed),
+            probes: self.probes.load(Relaxed),
+            tt_cuts: self.tt_cuts.load(Relaxed),
             tt_entries: self.table.filled(),
-            ..self.stats
         }
     }
 
@@ -154,7 +221,7 @@ impl<'a> PlacementSearch<'a> {
     /// side to move.
     pub fn value(&mut self, pos: &Position) -> Result<Outcome, ProbeError> {
         pos.validate()?;
-        Ok(outcome(self.run(pos, -1, 1)?))
+        Ok(outcome(self.run(pos)?))
     }
 
     /// The value of every legal move for the side to move, best first.
@@ -164,51 +231,67 @@ impl<'a> PlacementSearch<'a> {
         for_each_move(pos, self.tb.rules(), |m| moves.push(m));
         let mut out = Vec::with_capacity(moves.len());
         for m in moves {
-            out.push((m, outcome(-self.run(&apply(pos, m), -1, 1)?)));
+            out.push((m, outcome(-self.run(&apply(pos, m))?)));
         }
         out.sort_by_key(|&(m, o)| (std::cmp::Reverse(o), m));
         Ok(out)
     }
 
-    /// A search with the window (`alpha`, `beta`), errors unwrapped.
-    fn run(&mut self, pos: &Position, alpha: i8, beta: i8) -> Result<i8, ProbeError> {
-        self.history.age();
-        match self.search(pos, alpha, beta) {
+    /// A full-window search of `pos`, on the pool if there is one.
+    fn run(&self, pos: &Position) -> Result<i8, ProbeError> {
+        let go = || {
+            let mut w = Worker::new(History::new());
+            let r = self.search(&mut w, pos, -1, 1, &Abort::NONE);
+            self.flush(&mut w);
+            r
+        };
+        let r = match &self.pool {
+            Some(pool) => pool.install(go),
+            None => go(),
+        };
+        match r {
             Ok(s) => Ok(s),
             Err(Halt::Probe(e)) => Err(e),
-            Err(Halt::Stopped) => unreachable!("only prove() stops searches"),
+            Err(Halt::Stopped) => unreachable!("the root is never stopped"),
         }
     }
 
-    fn count_node(&mut self) -> Result<(), Halt> {
-        self.stats.nodes += 1;
-        if let Some((every, report)) = &mut self.progress {
-            if self.stats.nodes.is_multiple_of(*every) {
-                report(SearchStats {
-                    tt_entries: self.table.filled(),
-                    ..self.stats
-                });
-            }
-        }
-        if let Some(shared) = &self.shared {
-            if self.stats.nodes.is_multiple_of(4096) {
-                shared.nodes.fetch_add(4096, Ordering::Relaxed);
-                if shared.stop.load(Ordering::Relaxed) {
-                    return Err(Halt::Stopped);
+    /// Add a worker's counts to the totals; report progress.
+    fn flush(&self, w: &mut Worker) {
+        let before = self.nodes.fetch_add(w.nodes, Relaxed);
+        self.probes.fetch_add(w.probes, Relaxed);
+        self.tt_cuts.fetch_add(w.tt_cuts, Relaxed);
+        if let Some((every, report)) = &self.progress {
+            if (before + w.nodes) / every > before / every {
+                if let Ok(mut report) = report.lock() {
+                    report(self.stats());
                 }
             }
         }
-        Ok(())
+        (w.nodes, w.probes, w.tt_cuts) = (0, 0, 0);
     }
 
     /// Fail-soft alpha-beta on scores −1, 0, 1 for the side to move.
-    fn search(&mut self, pos: &Position, mut alpha: i8, mut beta: i8) -> Result<i8, Halt> {
-        self.count_node()?;
+    fn search(
+        &self,
+        w: &mut Worker,
+        pos: &Position,
+        mut alpha: i8,
+        mut beta: i8,
+        abort: &Abort,
+    ) -> Result<i8, Halt> {
+        w.nodes += 1;
+        if w.nodes >= FLUSH {
+            self.flush(w);
+            if abort.raised() {
+                return Err(Halt::Stopped);
+            }
+        }
         if game_over(pos, self.tb.rules()).is_some() {
             return Ok(-1);
         }
         if !pos.placing() {
-            self.stats.probes += 1;
+            w.probes += 1;
             return Ok(score(self.tb.probe_bits(pos.us(), pos.them())?.outcome()));
         }
         let (canon, op) = pos.canonical();
@@ -216,7 +299,7 @@ impl<'a> PlacementSearch<'a> {
         let known = self.table.get(k);
         let bounds = known.map_or(Bounds::OPEN, |k| k.bounds);
         if bounds.lower >= beta || bounds.upper <= alpha || bounds.lower == bounds.upper {
-            self.stats.tt_cuts += 1;
+            w.tt_cuts += 1;
             return Ok(if bounds.lower >= beta {
                 bounds.lower
             } else {
@@ -228,40 +311,28 @@ impl<'a> PlacementSearch<'a> {
         let (alpha0, beta0) = (alpha, beta);
         let tt_move = known.and_then(|k| k.best).map(|m| m.transform(inverse(op)));
         let depth = pos.hand[0] + pos.hand[1];
-        let mut moves = std::mem::take(&mut self.buffers[depth as usize]);
+        let mut moves = std::mem::take(&mut w.buffers[depth as usize]);
         moves.clear();
         for_each_move(pos, self.tb.rules(), |m| {
             let s = if Some(m) == tt_move {
                 i64::MAX
             } else {
-                order::score(pos, m, &self.history)
+                order::score(pos, m, &w.history)
             };
             moves.push((s, m));
         });
         moves.sort_unstable_by_key(|&(s, m)| (std::cmp::Reverse(s), m));
-        let mut best = -2;
-        let mut best_move = None;
-        let mut result = Ok(());
-        for &(_, m) in &moves {
-            let s = match self.search(&apply(pos, m), -beta, -alpha) {
-                Ok(s) => -s,
-                Err(e) => {
-                    result = Err(e);
-                    break;
-                }
-            };
-            if s > best {
-                best = s;
-                best_move = Some(m);
-                alpha = alpha.max(s);
-                if alpha >= beta {
-                    self.history.reward(pos, m, depth);
-                    break;
-                }
-            }
+        let split = self.pool.is_some() && depth >= self.split_depth;
+        let result = if split {
+            self.split(w, pos, &moves, alpha, beta, abort)
+        } else {
+            self.serial(w, pos, &moves, alpha, beta, abort)
+        };
+        w.buffers[depth as usize] = moves;
+        let (best, best_move) = result?;
+        if let Some(m) = best_move.filter(|_| best >= beta) {
+            w.history.reward(pos, m, depth);
         }
-        self.buffers[depth as usize] = moves;
-        result?;
         let mut b = bounds;
         if best <= alpha0 {
             b.upper = b.upper.min(best);
@@ -277,69 +348,85 @@ impl<'a> PlacementSearch<'a> {
             .put(k, b, best_move.map(|m| m.transform(op)), depth);
         Ok(best)
     }
-}
 
-/// The outcome of [`prove`].
-#[derive(Debug, Clone, Copy)]
-pub struct Proof {
-    /// The exact value for the side to move.
-    pub value: Outcome,
-    /// Both searchers' statistics added together.
-    pub stats: SearchStats,
-}
-
-/// The exact value of `pos` by two null-window searches run side by side:
-/// "at least a draw?" (window −1..0) and "a win?" (window 0..1), each with
-/// its own transposition table of `table_mib / 2`. When one answer settles
-/// the value alone (a loss, or a win), the other search is stopped.
-/// `report` is called about once a second with the total node count.
-pub fn prove(
-    tb: &Tablebases,
-    pos: &Position,
-    table_mib: u64,
-    mut report: impl FnMut(u64),
-) -> Result<Proof, ProbeError> {
-    pos.validate()?;
-    let nodes = AtomicU64::new(0);
-    let stop = AtomicBool::new(false);
-    let run = |alpha: i8, beta: i8, settles: fn(i8) -> bool| {
-        let mut s = PlacementSearch::with_table_mib(tb, (table_mib / 2).max(1));
-        s.shared = Some(Shared {
-            nodes: &nodes,
-            stop: &stop,
-        });
-        let r = s.search(pos, alpha, beta);
-        if matches!(r, Ok(v) if settles(v)) || matches!(r, Err(Halt::Probe(_))) {
-            stop.store(true, Ordering::Relaxed);
-        }
-        (r, s.stats())
-    };
-    let ((draw_or_better, s1), (win, s2)) = std::thread::scope(|scope| {
-        let not_loss = scope.spawn(|| run(-1, 0, |v| v < 0));
-        let win = scope.spawn(|| run(0, 1, |v| v > 0));
-        let mut ticks = 0u32;
-        while !(not_loss.is_finished() && win.is_finished()) {
-            std::thread::sleep(Duration::from_millis(20));
-            ticks += 1;
-            if ticks.is_multiple_of(50) {
-                report(nodes.load(Ordering::Relaxed));
+    /// The moves one after another: the best score and move.
+    fn serial(
+        &self,
+        w: &mut Worker,
+        pos: &Position,
+        moves: &[(i64, Move)],
+        mut alpha: i8,
+        beta: i8,
+        abort: &Abort,
+    ) -> Result<(i8, Option<Move>), Halt> {
+        let (mut best, mut best_move) = (-2, None);
+        for &(_, m) in moves {
+            let s = -self.search(w, &apply(pos, m), -beta, -alpha, abort)?;
+            if s > best {
+                (best, best_move) = (s, Some(m));
+                alpha = alpha.max(s);
+                if alpha >= beta {
+                    break;
+                }
             }
         }
-        (join(not_loss), join(win))
-    });
-    let value = match (draw_or_better, win) {
-        (Err(Halt::Probe(e)), _) | (_, Err(Halt::Probe(e))) => return Err(e),
-        (_, Ok(w)) if w > 0 => Outcome::Win,
-        (Ok(d), _) if d < 0 => Outcome::Loss,
-        (Ok(_), Ok(_)) => Outcome::Draw,
-        _ => unreachable!("a search stops only once the other settled the value"),
-    };
-    Ok(Proof {
-        value,
-        stats: s1 + s2,
-    })
-}
+        Ok((best, best_move))
+    }
 
-fn join<T>(h: std::thread::ScopedJoinHandle<'_, T>) -> T {
-    h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
+    /// The first move alone, then the others on all threads.
+    fn split(
+        &self,
+        w: &mut Worker,
+        pos: &Position,
+        moves: &[(i64, Move)],
+        alpha: i8,
+        beta: i8,
+        abort: &Abort,
+    ) -> Result<(i8, Option<Move>), Halt> {
+        let Some((first, rest)) = moves.split_first() else {
+            return Ok((-2, None));
+        };
+        let (best, best_move) =
+            self.serial(w, pos, std::slice::from_ref(first), alpha, beta, abort)?;
+        if best >= beta || rest.is_empty() {
+            return Ok((best, best_move));
+        }
+        let cut = AtomicBool::new(false);
+        let inner = Abort {
+            flag: Some(&cut),
+            parent: Some(abort),
+        };
+        let alpha = AtomicI8::new(alpha.max(best));
+        let found = Mutex::new((best, best_move));
+        let history = w.history.clone();
+        rest.par_iter().try_for_each(|&(_, m)| {
+            if cut.load(Relaxed) {
+                return Ok(());
+            }
+            let mut cw = Worker::new(history.clone());
+            let a = alpha.load(Relaxed);
+            let r = self.search(&mut cw, &apply(pos, m), -beta, -a, &inner);
+            self.flush(&mut cw);
+            match r {
+                Ok(s) => {
+                    let s = -s;
+                    alpha.fetch_max(s, Relaxed);
+                    let mut f = found.lock().unwrap_or_else(|e| e.into_inner());
+                    if s > f.0 {
+                        *f = (s, Some(m));
+                    }
+                    if s >= beta {
+                        cut.store(true, Relaxed);
+                    }
+                    Ok(())
+                }
+                Err(Halt::Stopped) if cut.load(Relaxed) => Ok(()),
+                Err(e) => Err(e),
+            }
+        })?;
+        if abort.raised() {
+            return Err(Halt::Stopped);
+        }
+        Ok(found.into_inner().unwrap_or_else(|e| e.into_inner()))
+    }
 }

@@ -21,6 +21,7 @@ fn lines_with(point: usize, mine: u32, other: u32, want: u32) -> i32 {
 }
 
 /// History scores: how often a placement on a point cut off, by colour.
+#[derive(Clone)]
 pub(super) struct History([[u32; 24]; 2]);
 
 impl History {
@@ -33,15 +34,6 @@ impl History {
     pub fn reward(&mut self, pos: &Position, m: Move, depth: u8) {
         let h = &mut self.0[pos.to_move.index()][m.to() as usize];
         *h = h.saturating_add(1 << depth.min(20));
-    }
-
-    /// Age the scores (between searches), keeping their order.
-    pub fn age(&mut self) {
-        for side in &mut self.0 {
-            for h in side {
-                *h /= 16;
-            }
-        }
     }
 
     fn get(&self, pos: &Position, to: usize) -> u32 {

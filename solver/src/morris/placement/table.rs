@@ -1,9 +1,12 @@
-//! The transposition table of the placement search: a fixed-size array of
-//! two-entry buckets keyed by the canonical position and both hands. Each
-//! entry keeps score bounds and the best move (in the canonical frame);
-//! on a collision the entry farther from the root gives way.
+//! The transposition table of the placement search, shared by all search
+//! threads without locks: a fixed array of two-entry buckets keyed by the
+//! canonical position and both hands (56 bits). Each entry is two atomic
+//! words, `key ^ data` and `data`, so a torn write reads as a miss. It keeps
+//! score bounds and the best move (in the canonical frame); on a collision
+//! the entry farther from the root gives way.
 
 use crate::morris::position::Move;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// Bounds on a position's score (−1 loss, 0 draw, 1 win).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,31 +23,8 @@ impl Bounds {
     };
 }
 
-/// "No move stored" marker for [`Entry::to`].
-const NO_MOVE: u8 = u8::MAX;
-
-/// One entry; `key == 0` marks an empty slot (no placement position has
-/// key 0: the side to move still holds a stone).
-#[derive(Debug, Clone, Copy)]
-struct Entry {
-    key: u64,
-    lower: i8,
-    upper: i8,
-    /// Stones still in hand: plies to the end of placement.
-    depth: u8,
-    /// Best move, canonical frame: destination and removal.
-    to: u8,
-    removal: u8,
-}
-
-const EMPTY: Entry = Entry {
-    key: 0,
-    lower: -1,
-    upper: 1,
-    depth: 0,
-    to: NO_MOVE,
-    removal: NO_MOVE,
-};
+/// "No point" in the packed move fields.
+const NONE: u64 = 0xFF;
 
 /// What the table knows of a position.
 #[derive(Debug, Clone, Copy)]
@@ -54,11 +34,47 @@ pub(super) struct Known {
     pub best: Option<Move>,
 }
 
+/// Packed entry data: bounds (2 bits each, offset by 1), depth (5 bits),
+/// destination and removal (8 bits each).
+fn pack(b: Bounds, best: Option<Move>, depth: u8) -> u64 {
+    let to = best.map_or(NONE, |m| m.to() as u64);
+    let removal = best.and_then(|m| m.removal()).map_or(NONE, |r| r as u64);
+    (b.lower + 1) as u64
+        | ((b.upper + 1) as u64) << 2
+        | (depth as u64) << 4
+        | to << 9
+        | removal << 17
+}
+
+fn depth_of(data: u64) -> u8 {
+    (data >> 4 & 31) as u8
+}
+
+fn unpack(data: u64) -> Known {
+    let to = data >> 9 & 0xFF;
+    let removal = data >> 17 & 0xFF;
+    Known {
+        bounds: Bounds {
+            lower: (data & 3) as i8 - 1,
+            upper: (data >> 2 & 3) as i8 - 1,
+        },
+        best: (to != NONE).then(|| {
+            let m = Move::place(to as u8);
+            if removal == NONE {
+                m
+            } else {
+                m.with_removal(removal as u8)
+            }
+        }),
+    }
+}
+
 /// The table itself.
 pub(super) struct Table {
-    entries: Vec<Entry>,
+    /// Pairs of words per entry, two entries per bucket.
+    words: Vec<AtomicU64>,
     shift: u32,
-    filled: u64,
+    filled: AtomicU64,
 }
 
 impl Table {
@@ -66,70 +82,61 @@ impl Table {
     pub fn new(bits: u32) -> Table {
         let bits = bits.clamp(4, 40);
         Table {
-            entries: vec![EMPTY; 1 << bits],
+            words: (0..2usize << bits).map(|_| AtomicU64::new(0)).collect(),
             shift: 64 - bits,
-            filled: 0,
+            filled: AtomicU64::new(0),
         }
     }
 
     /// Entries in use.
     pub fn filled(&self) -> u64 {
-        self.filled
+        self.filled.load(Relaxed)
     }
 
+    /// Index of the first word of the key's bucket.
     fn bucket(&self, key: u64) -> usize {
-        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize & !1
+        ((key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize & !1) * 2
     }
 
-    /// What is known of `key`, if anything.
+    /// The entry `i` of a bucket: (stored key, data), key 0 if empty or torn.
+    fn entry(&self, at: usize) -> (u64, u64) {
+        let (check, data) = (
+            self.words[at].load(Relaxed),
+            self.words[at + 1].load(Relaxed),
+        );
+        (check ^ data, data)
+    }
+
+    /// What is known of `key` (never 0), if anything.
     pub fn get(&self, key: u64) -> Option<Known> {
         let b = self.bucket(key);
-        self.entries[b..b + 2]
-            .iter()
-            .find(|e| e.key == key)
-            .map(|e| Known {
-                bounds: Bounds {
-                    lower: e.lower,
-                    upper: e.upper,
-                },
-                best: (e.to != NO_MOVE).then(|| {
-                    let m = Move::place(e.to);
-                    if e.removal == NO_MOVE {
-                        m
-                    } else {
-                        m.with_removal(e.removal)
-                    }
-                }),
-            })
+        [b, b + 2]
+            .into_iter()
+            .map(|at| self.entry(at))
+            .find(|&(k, _)| k == key)
+            .map(|(_, data)| unpack(data))
     }
 
-    /// Store bounds and the best placement (canonical frame) of `key`,
-    /// `depth` plies from the end of placement.
-    pub fn put(&mut self, key: u64, bounds: Bounds, best: Option<Move>, depth: u8) {
+    /// Store bounds and the best placement (canonical frame) of `key`
+    /// (never 0), `depth` plies from the end of placement.
+    pub fn put(&self, key: u64, bounds: Bounds, best: Option<Move>, depth: u8) {
         let b = self.bucket(key);
-        let slot = match self.entries[b..b + 2].iter().position(|e| e.key == key) {
-            Some(i) => b + i,
-            None => {
-                let (x, y) = (self.entries[b], self.entries[b + 1]);
-                let i = if x.key == 0 || (y.key != 0 && x.depth <= y.depth) {
-                    b
-                } else {
-                    b + 1
-                };
-                if self.entries[i].key == 0 {
-                    self.filled += 1;
-                }
-                i
-            }
+        let (x, y) = (self.entry(b), self.entry(b + 2));
+        let at = if x.0 == key {
+            b
+        } else if y.0 == key {
+            b + 2
+        } else if x.0 == 0 || (y.0 != 0 && depth_of(x.1) <= depth_of(y.1)) {
+            b
+        } else {
+            b + 2
         };
-        self.entries[slot] = Entry {
-            key,
-            lower: bounds.lower,
-            upper: bounds.upper,
-            depth,
-            to: best.map_or(NO_MOVE, |m| m.to()),
-            removal: best.and_then(|m| m.removal()).unwrap_or(NO_MOVE),
-        };
+        if self.words[at].load(Relaxed) == 0 && self.words[at + 1].load(Relaxed) == 0 {
+            self.filled.fetch_add(1, Relaxed);
+        }
+        let data = pack(bounds, best, depth);
+        self.words[at].store(key ^ data, Relaxed);
+        self.words[at + 1].store(data, Relaxed);
     }
 }
 
@@ -139,22 +146,33 @@ mod tests {
 
     #[test]
     fn entries_round_trip_and_the_root_side_survives() {
-        let mut t = Table::new(4);
+        let t = Table::new(4);
         let m = Move::place(5).with_removal(9);
-        t.put(7, Bounds { lower: 0, upper: 1 }, Some(m), 10);
+        t.put(7, Bounds { lower: 0, upper: 1 }, Some(m), 18);
         let k = t.get(7).unwrap();
         assert_eq!(k.bounds, Bounds { lower: 0, upper: 1 });
         assert_eq!(k.best, Some(m));
         assert!(t.get(8).is_none());
-        // Fill one bucket with three keys: the deepest-from-root entry goes.
-        let bucket = |k: u64| t.bucket(k);
-        let b = bucket(7);
-        let same: Vec<u64> = (8..10_000).filter(|&k| bucket(k) == b).take(2).collect();
-        t.put(same[0], Bounds::OPEN, None, 3);
+        // Three keys in one bucket: the entry farthest from the root goes.
+        let b = t.bucket(7);
+        let same: Vec<u64> = (8..100_000).filter(|&k| t.bucket(k) == b).take(2).collect();
+        t.put(
+            same[0],
+            Bounds {
+                lower: -1,
+                upper: -1,
+            },
+            None,
+            3,
+        );
         t.put(same[1], Bounds::OPEN, Some(Move::place(1)), 5);
         assert!(t.get(7).is_some(), "the entry nearer the root stays");
         assert!(t.get(same[0]).is_none(), "the shallow entry was replaced");
-        assert_eq!(t.get(same[1]).unwrap().best, Some(Move::place(1)));
+        let k = t.get(same[1]).unwrap();
+        assert_eq!((k.bounds, k.best), (Bounds::OPEN, Some(Move::place(1))));
         assert_eq!(t.filled(), 2);
+        // A torn entry (half of another write) reads as a miss.
+        t.words[b + 1].store(12345, Relaxed);
+        assert!(t.get(7).is_none());
     }
 }
