@@ -85,12 +85,16 @@ fn probe_agrees_with_the_best_move() {
 fn in_memory_probes_equal_mapped_probes() {
     let mapped = tables();
     let resident = Tablebases::open(&table_dir(), STD).unwrap().in_memory();
+    let wdl = Tablebases::open(&table_dir(), STD).unwrap().in_memory_wdl();
     for pos in random_positions(2000) {
-        assert_eq!(
-            resident.probe(&pos).unwrap(),
-            mapped.probe(&pos).unwrap(),
-            "{pos}"
-        );
+        let want = mapped.probe(&pos).unwrap();
+        assert_eq!(resident.probe(&pos).unwrap(), want, "{pos}");
+        assert_eq!(wdl.probe(&pos).unwrap(), want, "{pos}");
+        if !pos.placing() && want.distance() != Some(0) {
+            let (us, them) = (pos.us(), pos.them());
+            assert_eq!(wdl.probe_outcome(us, them).unwrap(), want.outcome());
+            assert_eq!(mapped.probe_outcome(us, them).unwrap(), want.outcome());
+        }
     }
     let big: Position = "......WWWWWWWWWBBBBBBBBB w 0 0".parse().unwrap();
     assert!(resident.probe(&big).is_err());

@@ -129,6 +129,37 @@ impl Table {
         self.map.len() as u64
     }
 
+    /// Number of blocks.
+    pub(crate) fn block_count(&self) -> usize {
+        self.blocks.len()
+    }
+
+    /// Decompress and check block `b` into `out`, which must be exactly the
+    /// block's length (slots × entry bytes).
+    pub(crate) fn load_block_into(&self, b: usize, out: &mut [u8]) -> Result<(), FormatError> {
+        let damaged = |what: String| FormatError::Damaged {
+            path: self.path.clone(),
+            what,
+        };
+        let (start, end, sum) = self.blocks[b];
+        let bytes = &self.map[start..end];
+        if checksum(bytes) != sum {
+            return Err(damaged(format!("block {b} checksum mismatch")));
+        }
+        let n = zstd::bulk::decompress_to_buffer(bytes, out)
+            .map_err(|e| damaged(format!("block {b} does not decompress: {e}")))?;
+        if n != out.len() {
+            return Err(damaged(format!("block {b} has the wrong length")));
+        }
+        Ok(())
+    }
+
+    /// Entries in block `b`.
+    pub(crate) fn block_len(&self, b: usize) -> usize {
+        (self.header.slots - b as u64 * self.header.block_slots as u64)
+            .min(self.header.block_slots as u64) as usize
+    }
+
     /// Decompress and check block `b`.
     fn load_block(&self, b: usize) -> Result<Vec<u8>, FormatError> {
         let damaged = |what: String| FormatError::Damaged {
@@ -198,59 +229,11 @@ impl Table {
         Ok(out)
     }
 
-    /// Decompress the whole table into memory in its stored entry width
-    /// (half the memory of [`Table::values`] for one-byte tables).
-    pub fn resident(&self) -> Result<Resident, FormatError> {
-        let blocks: Vec<Vec<u8>> = (0..self.blocks.len())
-            .into_par_iter()
-            .map(|b| self.load_block(b))
-            .collect::<Result<_, _>>()?;
-        let mut bytes = Vec::with_capacity(blocks.iter().map(Vec::len).sum());
-        for raw in blocks {
-            bytes.extend_from_slice(&raw);
-        }
-        Ok(Resident {
-            wide: self.header.entry_bytes == 2,
-            bytes,
-        })
-    }
-
     /// Check every block's checksum and that it decompresses.
     pub fn verify(&self) -> Result<(), FormatError> {
         (0..self.blocks.len())
             .into_par_iter()
             .try_for_each(|b| self.load_block(b).map(drop))
-    }
-}
-
-/// A whole table decompressed in memory: one or two bytes a slot.
-#[derive(Debug, Clone)]
-pub struct Resident {
-    wide: bool,
-    bytes: Vec<u8>,
-}
-
-impl Resident {
-    /// Number of slots.
-    pub fn len(&self) -> u64 {
-        (self.bytes.len() / if self.wide { 2 } else { 1 }) as u64
-    }
-
-    /// Whether the table has no slots.
-    pub fn is_empty(&self) -> bool {
-        self.bytes.is_empty()
-    }
-
-    /// The value in `slot`, or `None` beyond the table.
-    #[inline]
-    pub fn get(&self, slot: u64) -> Option<Value> {
-        let i = slot as usize;
-        if self.wide {
-            let b = self.bytes.get(2 * i..2 * i + 2)?;
-            Some(Value(u16::from_le_bytes([b[0], b[1]])))
-        } else {
-            self.bytes.get(i).map(|&b| Value(b as u16))
-        }
     }
 }
 
@@ -290,10 +273,14 @@ mod tests {
             assert_eq!(t.header().draws, 66_668);
             t.verify().unwrap();
             assert_eq!(t.values().unwrap(), values);
-            let r = t.resident().unwrap();
+            let r = crate::resident::Resident::load(&t).unwrap();
             assert_eq!(r.len(), values.len() as u64);
             assert!((0..values.len()).all(|i| r.get(i as u64) == Some(values[i])));
             assert_eq!(r.get(values.len() as u64), None);
+            let w = crate::resident::Wdl::load(&t).unwrap();
+            assert_eq!(w.len(), values.len() as u64);
+            assert!((0..values.len()).all(|i| w.get(i as u64) == Some(values[i].outcome())));
+            assert_eq!(w.get(values.len() as u64), None);
             for slot in (0..values.len()).step_by(997) {
                 assert_eq!(t.get(slot as u64).unwrap(), values[slot]);
             }
@@ -320,7 +307,12 @@ mod tests {
             std::fs::write(&path, &bad).unwrap();
             let broken = match Table::open(&path) {
                 Err(_) => true,
-                Ok(t) => t.verify().is_err() || t.values().is_err(),
+                Ok(t) => {
+                    let bad = t.verify().is_err();
+                    assert_eq!(crate::resident::Wdl::load(&t).is_err(), bad);
+                    assert_eq!(crate::resident::Resident::load(&t).is_err(), bad);
+                    bad || t.values().is_err()
+                }
             };
             detected += broken as u32;
             assert!(broken, "flip at {at} went unnoticed");

@@ -283,7 +283,7 @@ pub fn play(args: PlayArgs) -> CliResult {
 /// `solver nine start`: the value of the empty board.
 pub fn start(args: StartArgs) -> CliResult {
     let tb = open(&args.tables)?;
-    let tb = if args.mapped { tb } else { tb.in_memory() };
+    let tb = if args.mapped { tb } else { tb.in_memory_wdl() };
     let pos = match &args.position {
         Some(text) => parse_position(std::slice::from_ref(text), Position::start())?,
         None => Position::start(),

@@ -23,7 +23,9 @@ use super::position::{Move, Position, PositionError, Rules};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
-use tablebase::reader::{Resident, Table};
+use tablebase::format::FormatError;
+use tablebase::reader::Table;
+use tablebase::resident::{Resident, Wdl};
 use tablebase::{Outcome, Value};
 
 /// Errors of probing.
@@ -43,17 +45,28 @@ pub enum ProbeError {
     NoDirectory(PathBuf),
 }
 
+/// How much of the tables is kept in memory (slot `10 * us + them`).
+enum Memory {
+    /// Only the memory map and the block caches.
+    Mapped,
+    /// Whole tables at their stored width.
+    Full(Box<[OnceLock<Resident>; 100]>),
+    /// Whole tables, outcomes only.
+    Wdl(Box<[OnceLock<Wdl>; 100]>),
+}
+
 /// A tablebase directory opened for probing. Files are opened lazily and
 /// memory-mapped; each keeps a small cache of decompressed blocks. With
 /// [`Tablebases::in_memory`], each table is instead decompressed whole on
-/// first use (about one byte a slot: 9 GB for all 49), for searches that
-/// probe millions of scattered positions. Shareable between threads.
+/// first use (about one byte a slot: 9 GB for all 49), or with
+/// [`Tablebases::in_memory_wdl`] as two-bit outcomes (2.2 GB), for searches
+/// that probe millions of scattered positions. Shareable between threads.
 pub struct Tablebases {
     dir: PathBuf,
     rules: Rules,
     tables: RwLock<HashMap<Subspace, Arc<Table>>>,
-    /// With [`Tablebases::in_memory`]: whole tables, slot `10 * us + them`.
-    resident: Option<Box<[OnceLock<Resident>; 100]>>,
+    /// Whole tables in memory, if asked for.
+    memory: Memory,
     /// Held while a table is loaded whole, so it is loaded once.
     loading: Mutex<()>,
 }
@@ -68,25 +81,36 @@ impl Tablebases {
             dir: dir.to_owned(),
             rules,
             tables: RwLock::new(HashMap::new()),
-            resident: None,
+            memory: Memory::Mapped,
             loading: Mutex::new(()),
         })
     }
 
-    /// Keep each table whole in memory once it is first probed.
+    /// Keep each table whole in memory once it is first probed, at its
+    /// stored width (one or two bytes a slot: about 9 GB for all 49).
     pub fn in_memory(mut self) -> Tablebases {
-        self.resident = Some(Box::new(std::array::from_fn(|_| OnceLock::new())));
+        self.memory = Memory::Full(Box::new(std::array::from_fn(|_| OnceLock::new())));
         self
     }
 
-    /// The in-memory copy of a subspace's table, loaded on first use.
+    /// Keep each table's outcomes (not distances) in memory once it is first
+    /// probed: two bits a slot, about 2.2 GB for all 49. For win/draw/loss
+    /// searches through [`Tablebases::probe_outcome`]; distances are still
+    /// read from the files.
+    pub fn in_memory_wdl(mut self) -> Tablebases {
+        self.memory = Memory::Wdl(Box::new(std::array::from_fn(|_| OnceLock::new())));
+        self
+    }
+
+    /// The in-memory form of a subspace's table, loaded on first use.
     #[inline]
-    fn resident<'s>(
+    fn cell<'s, T>(
         &'s self,
-        cache: &'s [OnceLock<Resident>; 100],
+        cells: &'s [OnceLock<T>; 100],
         sub: Subspace,
-    ) -> Result<&'s Resident, ProbeError> {
-        let cell = &cache[(10 * sub.us as usize + sub.them as usize).min(99)];
+        load: impl FnOnce(&Table) -> Result<T, FormatError>,
+    ) -> Result<&'s T, ProbeError> {
+        let cell = &cells[(10 * sub.us as usize + sub.them as usize).min(99)];
         if let Some(r) = cell.get() {
             return Ok(r);
         }
@@ -94,7 +118,7 @@ impl Tablebases {
         if let Some(r) = cell.get() {
             return Ok(r);
         }
-        let loaded = self.table(sub)?.resident().map_err(DatabaseError::from)?;
+        let loaded = load(&*self.table(sub)?).map_err(DatabaseError::from)?;
         Ok(cell.get_or_init(|| loaded))
     }
 
@@ -126,8 +150,8 @@ impl Tablebases {
     /// (each side 3..=9 stones).
     #[inline]
     pub fn probe_bits(&self, us: u32, them: u32) -> Result<Value, ProbeError> {
-        if let Some(cache) = &self.resident {
-            let r = self.resident(cache, Subspace::of(us, them))?;
+        if let Memory::Full(cells) = &self.memory {
+            let r = self.cell(cells, Subspace::of(us, them), Resident::load)?;
             // Slots come from the index, so they are in range.
             return Ok(r.get(index::index(us, them)).unwrap_or(Value::DRAW));
         }
@@ -135,6 +159,18 @@ impl Tablebases {
         Ok(table
             .get(index::index(us, them))
             .map_err(DatabaseError::from)?)
+    }
+
+    /// Outcome of a moving-phase position given mover-relative bitboards
+    /// (each side 3..=9 stones); from the two-bit tables of
+    /// [`Tablebases::in_memory_wdl`] when those are kept.
+    #[inline]
+    pub fn probe_outcome(&self, us: u32, them: u32) -> Result<Outcome, ProbeError> {
+        if let Memory::Wdl(cells) = &self.memory {
+            let r = self.cell(cells, Subspace::of(us, them), Wdl::load)?;
+            return Ok(r.get(index::index(us, them)).unwrap_or(Outcome::Draw));
+        }
+        Ok(self.probe_bits(us, them)?.outcome())
     }
 
     /// Value of a legal moving-phase position for the side to move, with the

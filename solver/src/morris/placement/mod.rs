@@ -292,7 +292,7 @@ impl<'a> PlacementSearch<'a> {
         }
         if !pos.placing() {
             w.probes += 1;
-            return Ok(score(self.tb.probe_bits(pos.us(), pos.them())?.outcome()));
+            return Ok(score(self.tb.probe_outcome(pos.us(), pos.them())?));
         }
         let (canon, op) = pos.canonical();
         let k = key(&canon);
