@@ -136,7 +136,14 @@ impl Table {
 
     /// Decompress and check block `b` into `out`, which must be exactly the
     /// block's length (slots × entry bytes).
-    pub(crate) fn load_block_into(&self, b: usize, out: &mut [u8]) -> Result<(), FormatError> {
+    /// `dctx` is a reusable decompression context (a fresh one per call
+    /// when `None`).
+    pub(crate) fn load_block_into(
+        &self,
+        b: usize,
+        out: &mut [u8],
+        dctx: Option<&mut zstd::bulk::Decompressor<'static>>,
+    ) -> Result<(), FormatError> {
         let damaged = |what: String| FormatError::Damaged {
             path: self.path.clone(),
             what,
@@ -146,8 +153,11 @@ impl Table {
         if checksum(bytes) != sum {
             return Err(damaged(format!("block {b} checksum mismatch")));
         }
-        let n = zstd::bulk::decompress_to_buffer(bytes, out)
-            .map_err(|e| damaged(format!("block {b} does not decompress: {e}")))?;
+        let n = match dctx {
+            Some(d) => d.decompress_to_buffer(bytes, out),
+            None => zstd::bulk::decompress_to_buffer(bytes, out),
+        }
+        .map_err(|e| damaged(format!("block {b} does not decompress: {e}")))?;
         if n != out.len() {
             return Err(damaged(format!("block {b} has the wrong length")));
         }

@@ -26,7 +26,9 @@ impl Resident {
         bytes
             .par_chunks_mut(h.block_slots as usize * width)
             .enumerate()
-            .try_for_each(|(b, out)| table.load_block_into(b, out))?;
+            .try_for_each_init(context, |dctx, (b, out)| {
+                table.load_block_into(b, out, dctx.as_mut())
+            })?;
         Ok(Resident {
             wide: width == 2,
             bytes,
@@ -56,6 +58,11 @@ impl Resident {
     }
 }
 
+/// A reusable decompression context, if one can be made.
+fn context() -> Option<zstd::bulk::Decompressor<'static>> {
+    zstd::bulk::Decompressor::new().ok()
+}
+
 /// Two-bit outcome codes.
 const DRAW: u8 = 0;
 const WIN: u8 = 1;
@@ -67,6 +74,18 @@ fn code(v: u16) -> u8 {
         Outcome::Win => WIN,
         Outcome::Loss => LOSS,
     }
+}
+
+/// The outcome codes of four one-byte values (little-endian in `x`),
+/// packed two bits each, without branches: odd is a loss, even and
+/// non-zero a win, zero a draw.
+#[inline(always)]
+fn pack4(x: u32) -> u8 {
+    let odd = x & 0x0101_0101;
+    let nonzero = ((((x & 0x7F7F_7F7F) + 0x7F7F_7F7F) | x) & 0x8080_8080) >> 7;
+    let c = (nonzero & !odd) | odd << 1;
+    let t = c | c >> 6;
+    ((t | t >> 12) & 0xFF) as u8
 }
 
 /// The outcome code of every one-byte value.
@@ -92,25 +111,34 @@ impl Wdl {
         let mut bits = vec![0u8; (h.slots as usize).div_ceil(4)];
         bits.par_chunks_mut(block / 4)
             .enumerate()
-            .try_for_each_init(Vec::new, |raw: &mut Vec<u8>, (b, out)| {
-                let n = table.block_len(b);
-                raw.resize(n * width, 0);
-                table.load_block_into(b, raw)?;
-                for (i, byte) in out.iter_mut().enumerate() {
-                    let mut packed = 0;
-                    for k in 0..4.min(n.saturating_sub(4 * i)) {
-                        let slot = 4 * i + k;
-                        let c = if width == 1 {
-                            codes[raw[slot] as usize]
-                        } else {
-                            code(u16::from_le_bytes([raw[2 * slot], raw[2 * slot + 1]]))
-                        };
-                        packed |= c << (2 * k);
+            .try_for_each_init(
+                || (Vec::new(), context()),
+                |(raw, dctx): &mut (Vec<u8>, _), (b, out)| {
+                    let n = table.block_len(b);
+                    raw.resize(n * width, 0);
+                    table.load_block_into(b, raw, dctx.as_mut())?;
+                    if width == 1 {
+                        for (byte, four) in out.iter_mut().zip(raw.chunks(4)) {
+                            *byte = match four.try_into() {
+                                Ok(four) => pack4(u32::from_le_bytes(four)),
+                                Err(_) => four
+                                    .iter()
+                                    .enumerate()
+                                    .fold(0, |p, (k, &v)| p | codes[v as usize] << (2 * k)),
+                            };
+                        }
+                    } else {
+                        for (byte, four) in out.iter_mut().zip(raw.chunks(8)) {
+                            let mut p = 0;
+                            for (k, v) in four.chunks_exact(2).enumerate() {
+                                p |= code(u16::from_le_bytes([v[0], v[1]])) << (2 * k);
+                            }
+                            *byte = p;
+                        }
                     }
-                    *byte = packed;
-                }
-                Ok(())
-            })?;
+                    Ok(())
+                },
+            )?;
         debug_assert_eq!(table.block_count(), bits.len().div_ceil(block / 4));
         Ok(Wdl {
             slots: h.slots,
@@ -141,5 +169,27 @@ impl Wdl {
                 _ => Outcome::Draw,
             },
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pack4_equals_the_per_value_codes() {
+        let codes = byte_codes();
+        let mut x: u32 = 0x1234_5678;
+        for _ in 0..100_000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let want = (0..4).fold(0, |p, k| {
+                p | codes[(x >> (8 * k) & 0xFF) as usize] << (2 * k)
+            });
+            assert_eq!(pack4(x), want, "{x:#x}");
+        }
+        assert_eq!(pack4(0), 0);
+        assert_eq!(pack4(0x0201_0002), WIN | LOSS << 4 | WIN << 6);
     }
 }
