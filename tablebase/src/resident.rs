@@ -88,6 +88,18 @@ fn pack4(x: u32) -> u8 {
     ((t | t >> 12) & 0xFF) as u8
 }
 
+/// [`pack4`] for four two-byte values.
+#[inline(always)]
+fn pack4_wide(x: u64) -> u8 {
+    const LOW: u64 = 0x0001_0001_0001_0001;
+    const REST: u64 = 0x7FFF_7FFF_7FFF_7FFF;
+    let odd = x & LOW;
+    let nonzero = ((((x & REST) + REST) | x) >> 15) & LOW;
+    let c = (nonzero & !odd) | odd << 1;
+    let t = c | c >> 14;
+    ((t | t >> 28) & 0xFF) as u8
+}
+
 /// The outcome code of every one-byte value.
 fn byte_codes() -> [u8; 256] {
     std::array::from_fn(|v| code(v as u16))
@@ -129,11 +141,12 @@ impl Wdl {
                         }
                     } else {
                         for (byte, four) in out.iter_mut().zip(raw.chunks(8)) {
-                            let mut p = 0;
-                            for (k, v) in four.chunks_exact(2).enumerate() {
-                                p |= code(u16::from_le_bytes([v[0], v[1]])) << (2 * k);
-                            }
-                            *byte = p;
+                            *byte = match four.try_into() {
+                                Ok(four) => pack4_wide(u64::from_le_bytes(four)),
+                                Err(_) => four.chunks_exact(2).enumerate().fold(0, |p, (k, v)| {
+                                    p | code(u16::from_le_bytes([v[0], v[1]])) << (2 * k)
+                                }),
+                            };
                         }
                     }
                     Ok(())
@@ -190,6 +203,19 @@ mod tests {
             assert_eq!(pack4(x), want, "{x:#x}");
         }
         assert_eq!(pack4(0), 0);
+        let mut y: u64 = 0x1234_5678_9ABC_DEF0;
+        for _ in 0..100_000 {
+            y ^= y << 13;
+            y ^= y >> 7;
+            y ^= y << 17;
+            // Values of the format stay below 2^15; test the full range.
+            let want = (0..4).fold(0, |p, k| p | code((y >> (16 * k)) as u16) << (2 * k));
+            assert_eq!(pack4_wide(y), want, "{y:#x}");
+        }
+        assert_eq!(
+            pack4_wide(0x0100_0000_0003_0002),
+            WIN | LOSS << 2 | WIN << 6
+        );
         assert_eq!(pack4(0x0201_0002), WIN | LOSS << 4 | WIN << 6);
     }
 }
