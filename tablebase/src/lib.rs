@@ -13,5 +13,6 @@ pub mod value;
 pub use retro::{solve, Exit, Observer, RetroGame, Silent};
 pub use value::{Outcome, Value};
 pub mod format;
+pub mod huge;
 pub mod reader;
 pub mod resident;

@@ -6,15 +6,16 @@
 //! checksum.
 
 use crate::format::FormatError;
+use crate::huge::HugeArray;
 use crate::reader::Table;
 use crate::value::{Outcome, Value};
 use rayon::prelude::*;
 
 /// A whole table in memory: one or two bytes a slot.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Resident {
     wide: bool,
-    bytes: Vec<u8>,
+    bytes: HugeArray<u8>,
 }
 
 impl Resident {
@@ -22,7 +23,7 @@ impl Resident {
     pub fn load(table: &Table) -> Result<Resident, FormatError> {
         let h = table.header();
         let width = h.entry_bytes as usize;
-        let mut bytes = vec![0u8; h.slots as usize * width];
+        let mut bytes = HugeArray::zeroed(h.slots as usize * width);
         bytes
             .par_chunks_mut(h.block_slots as usize * width)
             .enumerate()
@@ -106,10 +107,10 @@ fn byte_codes() -> [u8; 256] {
 }
 
 /// A whole table's outcomes in memory: two bits a slot.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Wdl {
     slots: u64,
-    bits: Vec<u8>,
+    bits: HugeArray<u8>,
 }
 
 impl Wdl {
@@ -120,7 +121,7 @@ impl Wdl {
         let block = h.block_slots as usize;
         debug_assert!(block.is_multiple_of(4));
         let codes = byte_codes();
-        let mut bits = vec![0u8; (h.slots as usize).div_ceil(4)];
+        let mut bits = HugeArray::zeroed((h.slots as usize).div_ceil(4));
         bits.par_chunks_mut(block / 4)
             .enumerate()
             .try_for_each_init(

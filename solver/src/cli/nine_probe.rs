@@ -294,8 +294,17 @@ pub fn start(args: StartArgs) -> CliResult {
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         usize::from,
     );
-    let started = Instant::now();
     let quiet = args.json || args.quiet;
+    let loading = Instant::now();
+    if !quiet {
+        eprintln!("loading the tables...");
+    }
+    tb.preload().map_err(|e| e.to_string())?;
+    let load_seconds = loading.elapsed().as_secs_f64();
+    if !quiet {
+        eprintln!("tables loaded in {load_seconds:.1} s; searching...");
+    }
+    let started = Instant::now();
     let mut search = PlacementSearch::with_table_mib(&tb, args.hash_mib)
         .with_threads(threads)?
         .with_progress(1 << 24, move |s| {
@@ -316,7 +325,7 @@ pub fn start(args: StartArgs) -> CliResult {
         return print_json(&json!({
             "position": pos.to_string(), "value": value.as_str(), "nodes": s.nodes,
             "probes": s.probes, "tt_entries": s.tt_entries, "seconds": seconds,
-            "threads": threads,
+            "threads": threads, "load_seconds": load_seconds,
         }));
     }
     if args.position.is_some() {
@@ -328,7 +337,7 @@ pub fn start(args: StartArgs) -> CliResult {
         println!("Nine Men's Morris start position: {value} for White (perfect play)");
     }
     println!(
-        "proof: {} nodes, {} tablebase probes, {} transposition entries, {seconds:.1} s on {threads} thread(s)",
+        "proof: {} nodes, {} tablebase probes, {} transposition entries, {seconds:.1} s on {threads} thread(s) (tables loaded in {load_seconds:.1} s before)",
         s.nodes, s.probes, s.tt_entries
     );
     Ok(())

@@ -104,11 +104,11 @@ impl Tablebases {
 
     /// The in-memory form of a subspace's table, loaded on first use.
     #[inline]
-    fn cell<'s, T>(
+    fn cell<'s, T: Send>(
         &'s self,
         cells: &'s [OnceLock<T>; 100],
         sub: Subspace,
-        load: impl FnOnce(&Table) -> Result<T, FormatError>,
+        load: impl FnOnce(&Table) -> Result<T, FormatError> + Send,
     ) -> Result<&'s T, ProbeError> {
         let cell = &cells[(10 * sub.us as usize + sub.them as usize).min(99)];
         if let Some(r) = cell.get() {
@@ -118,8 +118,38 @@ impl Tablebases {
         if let Some(r) = cell.get() {
             return Ok(r);
         }
-        let loaded = load(&*self.table(sub)?).map_err(DatabaseError::from)?;
+        let table = self.table(sub)?;
+        // A load is itself parallel. From inside a rayon pool, run it on a
+        // thread of its own: a pool thread waiting for the load could
+        // otherwise steal a search task that wants this lock again.
+        let loaded = if rayon::current_thread_index().is_some() {
+            std::thread::scope(|s| {
+                s.spawn(|| load(&table))
+                    .join()
+                    .unwrap_or_else(|e| std::panic::resume_unwind(e))
+            })
+        } else {
+            load(&table)
+        }
+        .map_err(DatabaseError::from)?;
         Ok(cell.get_or_init(|| loaded))
+    }
+
+    /// Load every subspace's table into memory now (with
+    /// [`Tablebases::in_memory`] or [`Tablebases::in_memory_wdl`]; nothing
+    /// to do otherwise), so that a search is timed without its loading.
+    pub fn preload(&self) -> Result<(), ProbeError> {
+        for us in 3..=9u8 {
+            for them in 3..=9u8 {
+                let sub = Subspace::new(us, them);
+                match &self.memory {
+                    Memory::Mapped => return Ok(()),
+                    Memory::Full(cells) => drop(self.cell(cells, sub, Resident::load)?),
+                    Memory::Wdl(cells) => drop(self.cell(cells, sub, Wdl::load)?),
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The rule set.

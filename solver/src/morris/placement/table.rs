@@ -7,6 +7,7 @@
 
 use crate::morris::position::Move;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use tablebase::huge::HugeArray;
 
 /// Bounds on a position's score (−1 loss, 0 draw, 1 win).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,7 +73,7 @@ fn unpack(data: u64) -> Known {
 /// The table itself.
 pub(super) struct Table {
     /// Pairs of words per entry, two entries per bucket.
-    words: Vec<AtomicU64>,
+    words: HugeArray<AtomicU64>,
     shift: u32,
     filled: AtomicU64,
 }
@@ -81,8 +82,10 @@ impl Table {
     /// A table of `2^bits` entries (`bits` clamped to 4..=40).
     pub fn new(bits: u32) -> Table {
         let bits = bits.clamp(4, 40);
+        let mut words = HugeArray::zeroed(2usize << bits);
+        words.prefault();
         Table {
-            words: (0..2usize << bits).map(|_| AtomicU64::new(0)).collect(),
+            words,
             shift: 64 - bits,
             filled: AtomicU64::new(0),
         }
