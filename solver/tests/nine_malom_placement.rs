@@ -1,9 +1,11 @@
-//! The placement search against Malom's early placement sectors
-//! (`std_0_0_9_9`, `std_0_1_9_8`, `std_1_1_8_8`, `std_1_2_8_7`): every used
-//! slot, decoded as described in `shared/data/malom/FORMAT.md` section 4,
-//! has Malom's win/draw/loss. The comparison needs all 49 subspaces
+//! The placement search against Malom's placement sectors: every used slot
+//! of the early sectors (`std_0_0_9_9`, `std_0_1_9_8`, `std_1_1_8_8`,
+//! `std_1_2_8_7`) and random used slots of the eleven later ones, decoded as
+//! described in `shared/data/malom/FORMAT.md` section 4, have Malom's
+//! win/draw/loss. The comparisons need all 49 subspaces
 //! (`NINE_TABLEBASES=dir cargo test --release --test nine_malom_placement
-//! -- --ignored`); the slot decoding itself is checked without them.
+//! -- --ignored`; `MALOM_SAMPLES=n` slots per later sector, default 300);
+//! the slot decoding itself is checked without them.
 
 use solver::morris::index::{self, Subspace};
 use solver::morris::malom::{Entry, Sector, SectorId};
@@ -143,37 +145,125 @@ fn slot_decoding_of_the_placement_sectors() {
     }
 }
 
-#[test]
-#[ignore = "needs all 49 subspaces: NINE_TABLEBASES=dir"]
-fn placement_search_equals_malom() {
-    let Some(dir) = malom_dir() else { return };
+/// The tablebases of `NINE_TABLEBASES` (outcomes in memory) and a search
+/// on all cores with a 4 GiB transposition table, or `None` to skip.
+fn tables() -> Option<Tablebases> {
     let Some(tables) = std::env::var_os("NINE_TABLEBASES") else {
         eprintln!("skipping: set NINE_TABLEBASES to a directory with all 49 subspaces");
-        return;
+        return None;
     };
-    let tb = Tablebases::open(Path::new(&tables), Rules { flying: true }).unwrap();
-    let mut search = PlacementSearch::new(&tb);
-    let seeds: Vec<Vec<u32>> = (0..=1).map(seeds).collect();
+    let tb = Tablebases::open(Path::new(&tables), Rules { flying: true })
+        .unwrap()
+        .in_memory_wdl();
+    tb.preload().unwrap();
+    Some(tb)
+}
+
+fn search(tb: &Tablebases) -> PlacementSearch<'_> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    PlacementSearch::with_table_mib(tb, 4096)
+        .with_threads(threads)
+        .unwrap()
+}
+
+/// Compare the search with Malom on the used slots `slots` of sector `s`;
+/// counts of (loss, draw, win) compared.
+fn compare(
+    search: &mut PlacementSearch,
+    dir: &Path,
+    s: (u8, u8, u8, u8),
+    slots: impl Iterator<Item = u64>,
+    seeds: &[u32],
+) -> [u64; 3] {
+    let (w, b, _, _) = s;
+    let sector = Sector::open(dir, id(s)).unwrap();
     let mut compared = [0u64; 3];
+    for h in slots {
+        let Some((us, them)) = decode(seeds, w, b, h) else {
+            continue;
+        };
+        let Entry::Value(want, _) = sector.entry(h) else {
+            panic!("{s:?} slot {h}: Malom has Sym where we decode a position");
+        };
+        let pos = position(s, us, them);
+        let got = search.value(&pos).unwrap();
+        assert_eq!(got, want, "{s:?} slot {h}: {pos}");
+        compared[want as usize] += 1;
+    }
+    eprintln!("{s:?}: {compared:?} (loss, draw, win) equal to Malom");
+    compared
+}
+
+#[test]
+#[ignore = "needs all 49 subspaces: NINE_TABLEBASES=dir; about an hour on 2 cores"]
+fn early_placement_sectors_equal_malom() {
+    let Some(dir) = malom_dir() else { return };
+    let Some(tb) = tables() else { return };
+    let mut search = search(&tb);
+    let seeds: Vec<Vec<u32>> = (0..=1).map(seeds).collect();
+    let mut total = [0u64; 3];
     // One search for all: the start position first (the deepest search);
     // its transposition table serves the later sectors.
-    for s in SECTORS.iter() {
-        let (w, b, _, _) = *s;
-        let sector = Sector::open(&dir, id(*s)).unwrap();
-        for h in 0..sector.len() {
-            let Some((us, them)) = decode(&seeds[w as usize], w, b, h) else {
-                continue;
-            };
-            let Entry::Value(want, _) = sector.entry(h) else {
-                panic!("{s:?} slot {h}: Malom has Sym where we decode a position");
-            };
-            let pos = position(*s, us, them);
-            let got = search.value(&pos).unwrap();
-            assert_eq!(got, want, "{s:?} slot {h}: {pos}");
-            compared[want as usize] += 1;
-        }
-        eprintln!("{s:?}: done, {:?} (loss, draw, win) so far", compared);
+    for s in SECTORS {
+        let n = Sector::open(&dir, id(s)).unwrap().len();
+        let c = compare(&mut search, &dir, s, 0..n, &seeds[s.0 as usize]);
+        (0..3).for_each(|i| total[i] += c[i]);
     }
     // The start position is a draw (Gasser 1993), so draws were compared.
-    assert!(compared[1] > 0);
+    assert!(total[1] > 0);
+}
+
+/// Later placement sectors in `shared/data/malom/`, (W, B, WF, BF).
+const LATER: [(u8, u8, u8, u8); 11] = [
+    (1, 3, 7, 6),
+    (2, 2, 7, 7),
+    (2, 3, 6, 6),
+    (2, 3, 7, 6),
+    (2, 4, 6, 5),
+    (3, 3, 5, 5),
+    (3, 3, 6, 5),
+    (3, 3, 6, 6),
+    (3, 4, 5, 5),
+    (3, 4, 6, 5),
+    (4, 3, 5, 5),
+];
+
+#[test]
+#[ignore = "needs all 49 subspaces: NINE_TABLEBASES=dir; a few minutes"]
+fn later_placement_sectors_equal_malom_sampled() {
+    let Some(dir) = malom_dir() else { return };
+    let Some(tb) = tables() else { return };
+    let mut search = search(&tb);
+    let seeds: Vec<Vec<u32>> = (0..=4).map(seeds).collect();
+    let per_sector: u64 = std::env::var("MALOM_SAMPLES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(300);
+    let mut total = [0u64; 3];
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    for s in LATER {
+        let n = Sector::open(&dir, id(s)).unwrap().len();
+        // Random slots; Sym slots are skipped, so take more than needed.
+        let slots: Vec<u64> = (0..4 * per_sector)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x % n
+            })
+            .filter(|&h| decode(&seeds[s.0 as usize], s.0, s.1, h).is_some())
+            .take(per_sector as usize)
+            .collect();
+        let c = compare(
+            &mut search,
+            &dir,
+            s,
+            slots.into_iter(),
+            &seeds[s.0 as usize],
+        );
+        assert_eq!(c.iter().sum::<u64>(), per_sector, "{s:?}");
+        (0..3).for_each(|i| total[i] += c[i]);
+    }
+    // All three outcomes occur among the samples.
+    assert!(total.iter().all(|&n| n > 0), "{total:?}");
 }
