@@ -201,7 +201,7 @@ fn verify_finds_no_mismatch_and_catches_a_planted_one() {
     let dir = small_tables();
     let tables = scan(dir, STD).unwrap();
     for sub in tables.keys() {
-        let (checked, bad) = database::verify(&tables, STD, *sub, 5, &Quiet).unwrap();
+        let (checked, bad) = database::verify(&tables, STD, *sub, 5, None, &Quiet).unwrap();
         assert_eq!(checked, index::positions(*sub));
         assert!(bad.is_empty(), "{sub}: {bad:?}");
     }
@@ -218,8 +218,22 @@ fn verify_finds_no_mismatch_and_catches_a_planted_one() {
     header.label = database::label(STD, sub);
     tablebase::format::write_table(&file_name(&copy, STD, sub), &header, &values, 1).unwrap();
     let planted = scan(&copy, STD).unwrap();
-    let (_, bad) = database::verify(&planted, STD, sub, 5, &Quiet).unwrap();
+    let (_, bad) = database::verify(&planted, STD, sub, 5, None, &Quiet).unwrap();
     assert!(bad.iter().any(|m| m.slot == slot), "{bad:?}");
+    // A sampled check: clean tables pass; a table whose wins are all a ply
+    // too long is caught by a few hundred random slots.
+    for sub in tables.keys() {
+        let (checked, bad) = database::verify(&tables, STD, *sub, 5, Some(500), &Quiet).unwrap();
+        assert!(checked > 300 && checked <= 500, "{sub}: {checked}");
+        assert!(bad.is_empty(), "{sub}: {bad:?}");
+    }
+    for v in values.iter_mut().filter(|v| v.outcome() == Outcome::Win) {
+        *v = Value::win(v.distance().unwrap() + 1);
+    }
+    tablebase::format::write_table(&file_name(&copy, STD, sub), &header, &values, 1).unwrap();
+    let planted = scan(&copy, STD).unwrap();
+    let (_, bad) = database::verify(&planted, STD, sub, 5, Some(500), &Quiet).unwrap();
+    assert_eq!(bad.len(), 5, "{bad:?}");
     std::fs::remove_dir_all(&copy).unwrap();
 }
 
@@ -297,7 +311,7 @@ fn no_flying_rule_set_is_separate() {
     let tables = scan(&dir, nf).unwrap();
     assert_eq!(tables.len(), 3);
     for sub in tables.keys() {
-        let (_, bad) = database::verify(&tables, nf, *sub, 5, &Quiet).unwrap();
+        let (_, bad) = database::verify(&tables, nf, *sub, 5, None, &Quiet).unwrap();
         assert!(bad.is_empty());
     }
     // Without flying, 3 stones against 3 is not the same game.

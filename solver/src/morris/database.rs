@@ -247,13 +247,16 @@ pub struct Mismatch {
 }
 
 /// Recompute every stored value of `sub` from its successors' stored values
-/// (a forward pass independent of the retrograde bookkeeping). Returns the
-/// number of positions checked and the first mismatches (at most `limit`).
+/// (a forward pass independent of the retrograde bookkeeping), or with
+/// `sample: Some(n)` those of `n` slots drawn at random (reproducibly).
+/// Returns the number of positions checked and the first mismatches (at
+/// most `limit`).
 pub fn verify(
     tables: &BTreeMap<Subspace, Table>,
     rules: Rules,
     sub: Subspace,
     limit: usize,
+    sample: Option<u64>,
     observer: &dyn Observer,
 ) -> Result<(u64, Vec<Mismatch>), DatabaseError> {
     use rayon::prelude::*;
@@ -280,16 +283,28 @@ pub fn verify(
     };
     let partner_fn = |slot: u64| partner[slot as usize];
     let exit_fn = |slot: u64| exit.as_ref().map_or(Value::DRAW, |e| e[slot as usize]);
-    observer.start(&format!("verify {sub}"), sub.size());
+    let count = sample.map_or(sub.size(), |n| n.min(sub.size()));
+    // The i-th slot checked: all in order, or a random one (splitmix64).
+    let slot_at = |i: u64| match sample {
+        None => i,
+        Some(_) => {
+            let mut z = (i ^ (sub.us as u64) << 40 ^ (sub.them as u64) << 48)
+                .wrapping_add(0x9E37_79B9_7F4A_7C15);
+            z = (z ^ z >> 30).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ z >> 27).wrapping_mul(0x94D0_49BB_1331_11EB);
+            (z ^ z >> 31) % sub.size()
+        }
+    };
+    observer.start(&format!("verify {sub}"), count);
     let chunk = 1u64 << 14;
-    let results: Vec<(u64, Vec<Mismatch>)> = (0..sub.size().div_ceil(chunk))
+    let results: Vec<(u64, Vec<Mismatch>)> = (0..count.div_ceil(chunk))
         .into_par_iter()
         .map(|c| {
             let exit_ref: Option<&dyn Fn(u64) -> Value> = exit.as_ref().map(|_| &exit_fn as _);
             let mut checked = 0;
             let mut bad = Vec::new();
-            let range = c * chunk..((c + 1) * chunk).min(sub.size());
-            for slot in range.clone() {
+            let range = c * chunk..((c + 1) * chunk).min(count);
+            for slot in range.clone().map(slot_at) {
                 let Some((us, them)) = index::position(sub, slot) else {
                     continue;
                 };
