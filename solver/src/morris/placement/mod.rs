@@ -93,6 +93,7 @@ struct Worker {
     nodes: u64,
     probes: u64,
     tt_cuts: u64,
+    tt_entries: u64,
 }
 
 impl Worker {
@@ -103,6 +104,7 @@ impl Worker {
             nodes: 0,
             probes: 0,
             tt_cuts: 0,
+            tt_entries: 0,
         }
     }
 }
@@ -118,6 +120,7 @@ pub struct PlacementSearch<'a> {
     nodes: AtomicU64,
     probes: AtomicU64,
     tt_cuts: AtomicU64,
+    tt_entries: AtomicU64,
 }
 
 fn score(o: Outcome) -> i8 {
@@ -170,6 +173,7 @@ impl<'a> PlacementSearch<'a> {
             nodes: AtomicU64::new(0),
             probes: AtomicU64::new(0),
             tt_cuts: AtomicU64::new(0),
+            tt_entries: AtomicU64::new(0),
         }
     }
 
@@ -213,7 +217,7 @@ impl<'a> PlacementSearch<'a> {
             nodes: self.nodes.load(Relaxed),
             probes: self.probes.load(Relaxed),
             tt_cuts: self.tt_cuts.load(Relaxed),
-            tt_entries: self.table.filled(),
+            tt_entries: self.tt_entries.load(Relaxed),
         }
     }
 
@@ -261,6 +265,7 @@ impl<'a> PlacementSearch<'a> {
         let before = self.nodes.fetch_add(w.nodes, Relaxed);
         self.probes.fetch_add(w.probes, Relaxed);
         self.tt_cuts.fetch_add(w.tt_cuts, Relaxed);
+        self.tt_entries.fetch_add(w.tt_entries, Relaxed);
         if let Some((every, report)) = &self.progress {
             if (before + w.nodes) / every > before / every {
                 if let Ok(mut report) = report.lock() {
@@ -268,7 +273,7 @@ impl<'a> PlacementSearch<'a> {
                 }
             }
         }
-        (w.nodes, w.probes, w.tt_cuts) = (0, 0, 0);
+        (w.nodes, w.probes, w.tt_cuts, w.tt_entries) = (0, 0, 0, 0);
     }
 
     /// Fail-soft alpha-beta on scores −1, 0, 1 for the side to move.
@@ -344,8 +349,10 @@ impl<'a> PlacementSearch<'a> {
                 upper: best,
             };
         }
-        self.table
+        let new = self
+            .table
             .put(k, b, best_move.map(|m| m.transform(op)), depth);
+        w.tt_entries += new as u64;
         Ok(best)
     }
 

@@ -75,7 +75,6 @@ pub(super) struct Table {
     /// Pairs of words per entry, two entries per bucket.
     words: HugeArray<AtomicU64>,
     shift: u32,
-    filled: AtomicU64,
 }
 
 impl Table {
@@ -87,13 +86,7 @@ impl Table {
         Table {
             words,
             shift: 64 - bits,
-            filled: AtomicU64::new(0),
         }
-    }
-
-    /// Entries in use.
-    pub fn filled(&self) -> u64 {
-        self.filled.load(Relaxed)
     }
 
     /// Index of the first word of the key's bucket.
@@ -121,8 +114,10 @@ impl Table {
     }
 
     /// Store bounds and the best placement (canonical frame) of `key`
-    /// (never 0), `depth` plies from the end of placement.
-    pub fn put(&self, key: u64, bounds: Bounds, best: Option<Move>, depth: u8) {
+    /// (never 0), `depth` plies from the end of placement. Returns whether
+    /// the entry took an empty slot (callers count entries in use; a
+    /// shared counter here would bounce between cores on every store).
+    pub fn put(&self, key: u64, bounds: Bounds, best: Option<Move>, depth: u8) -> bool {
         let b = self.bucket(key);
         let (x, y) = (self.entry(b), self.entry(b + 2));
         let at = if x.0 == key {
@@ -134,12 +129,11 @@ impl Table {
         } else {
             b + 2
         };
-        if self.words[at].load(Relaxed) == 0 && self.words[at + 1].load(Relaxed) == 0 {
-            self.filled.fetch_add(1, Relaxed);
-        }
+        let empty = self.words[at].load(Relaxed) == 0 && self.words[at + 1].load(Relaxed) == 0;
         let data = pack(bounds, best, depth);
         self.words[at].store(key ^ data, Relaxed);
         self.words[at + 1].store(data, Relaxed);
+        empty
     }
 }
 
@@ -151,7 +145,8 @@ mod tests {
     fn entries_round_trip_and_the_root_side_survives() {
         let t = Table::new(4);
         let m = Move::place(5).with_removal(9);
-        t.put(7, Bounds { lower: 0, upper: 1 }, Some(m), 18);
+        assert!(t.put(7, Bounds { lower: 0, upper: 1 }, Some(m), 18));
+        assert!(!t.put(7, Bounds { lower: 0, upper: 1 }, Some(m), 18));
         let k = t.get(7).unwrap();
         assert_eq!(k.bounds, Bounds { lower: 0, upper: 1 });
         assert_eq!(k.best, Some(m));
@@ -173,7 +168,6 @@ mod tests {
         assert!(t.get(same[0]).is_none(), "the shallow entry was replaced");
         let k = t.get(same[1]).unwrap();
         assert_eq!((k.bounds, k.best), (Bounds::OPEN, Some(Move::place(1))));
-        assert_eq!(t.filled(), 2);
         // A torn entry (half of another write) reads as a miss.
         t.words[b + 1].store(12345, Relaxed);
         assert!(t.get(7).is_none());
