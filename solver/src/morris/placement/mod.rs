@@ -28,6 +28,10 @@ use tablebase::Outcome;
 /// their moves between threads.
 const SPLIT_DEPTH: u8 = 6;
 
+/// Nodes with at least this many stones left in hand look up their
+/// children in the transposition table before searching any.
+const ETC_DEPTH: u8 = 3;
+
 /// Nodes a worker counts before it adds them to the shared totals and
 /// checks for a stop.
 const FLUSH: u64 = 1024;
@@ -327,6 +331,29 @@ impl<'a> PlacementSearch<'a> {
             moves.push((s, m));
         });
         moves.sort_unstable_by_key(|&(s, m)| (std::cmp::Reverse(s), m));
+        if depth >= ETC_DEPTH {
+            // Enhanced transposition cutoff: a child already known to be
+            // bad enough for the opponent cuts without a search.
+            for &(_, m) in moves.iter() {
+                let child = apply(pos, m);
+                if !child.placing() {
+                    continue;
+                }
+                let (cc, _) = child.canonical();
+                if let Some(ck) = self.table.get(key(&cc)) {
+                    if -ck.bounds.upper >= beta {
+                        w.tt_cuts += 1;
+                        let best = -ck.bounds.upper;
+                        w.buffers[depth as usize] = moves;
+                        let mut b = bounds;
+                        b.lower = b.lower.max(best);
+                        let new = self.table.put(k, b, Some(m.transform(op)), depth);
+                        w.tt_entries += new as u64;
+                        return Ok(best);
+                    }
+                }
+            }
+        }
         let split = self.pool.is_some() && depth >= self.split_depth;
         let result = if split {
             self.split(w, pos, &moves, alpha, beta, abort)
