@@ -17,7 +17,11 @@ impl GenerateObserver for Quiet {}
 
 /// Fixed pseudo-random moving-phase positions of the given subspaces.
 fn positions(subs: &[Subspace], n: usize) -> Vec<(u32, u32)> {
-    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    positions_from(subs, n, 0x9E37_79B9_7F4A_7C15)
+}
+
+fn positions_from(subs: &[Subspace], n: usize, seed: u64) -> Vec<(u32, u32)> {
+    let mut x = seed;
     let mut out = Vec::with_capacity(n);
     while out.len() < n {
         x ^= x << 13;
@@ -106,6 +110,59 @@ fn bench_probe(c: &mut Criterion) {
     });
     g.finish();
     let _ = std::fs::remove_dir_all(&dir);
+    if let Some(full) = std::env::var_os("NINE_TABLEBASES") {
+        bench_full_tables(c, full.as_ref());
+    }
+}
+
+/// With `NINE_TABLEBASES=DIR` (all 49 subspaces): probes spread over every
+/// subspace, through the block caches (warm: about 200 positions a table,
+/// so their blocks stay cached; cold: 200,000 positions, nearly every
+/// probe decompresses a block) and through the two-bit tables in memory.
+fn bench_full_tables(c: &mut Criterion, dir: &std::path::Path) {
+    let subs: Vec<Subspace> = (3..=9)
+        .flat_map(|w| (3..=9).map(move |b| Subspace::new(w, b)))
+        .collect();
+    let tb = Tablebases::open(dir, Rules::default()).unwrap();
+    let warm = positions(&subs, 200 * subs.len());
+    for &(u, t) in &warm {
+        tb.probe_bits(u, t).unwrap();
+    }
+    let cold = positions_from(&subs, 200_000, 0x1234_5678_9ABC_DEF1);
+    let wdl = Tablebases::open(dir, Rules::default())
+        .unwrap()
+        .in_memory_wdl();
+    wdl.preload().unwrap();
+    let mut g = c.benchmark_group("probe all 49");
+    g.throughput(Throughput::Elements(1));
+    for (name, ps, in_memory) in [
+        ("random probe, warm block cache", &warm, false),
+        ("random probe, cold (block decompressed)", &cold, false),
+        (
+            "random outcome probe, two-bit tables in memory",
+            &cold,
+            true,
+        ),
+    ] {
+        let mut i = 0;
+        g.bench_function(name, |b| {
+            b.iter_batched(
+                || {
+                    i = (i + 1) % ps.len();
+                    ps[i]
+                },
+                |(u, t)| {
+                    if in_memory {
+                        black_box(wdl.probe_outcome(u, t).unwrap());
+                    } else {
+                        black_box(tb.probe_bits(u, t).unwrap());
+                    }
+                },
+                BatchSize::SmallInput,
+            )
+        });
+    }
+    g.finish();
 }
 
 criterion_group!(benches, bench_index, bench_retro, bench_probe);

@@ -20,6 +20,7 @@ use super::nine::{transform, FULL, SYMMETRIES};
 use rayon::prelude::*;
 use std::sync::LazyLock;
 use tablebase::binomial::{binomial, colex_unrank, scatter, BINOMIAL};
+use tablebase::huge::HugeArray;
 
 /// A moving-phase subspace: stones of the side to move and of the opponent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -65,7 +66,7 @@ impl std::fmt::Display for Subspace {
 
 struct Tables {
     /// For every pattern: class index << 4 | map onto the seed.
-    class_of: Vec<u32>,
+    class_of: HugeArray<u32>,
     /// Seeds of each stone count, in class order.
     seeds: Vec<Vec<Bits>>,
     /// For each seed: bitmask of the maps that fix it (bit 0, the identity,
@@ -111,13 +112,15 @@ fn build_tables() -> Tables {
             seed_class[seed as usize] = class as u32;
         }
     }
-    let class_of = (0..1u32 << 24)
-        .into_par_iter()
-        .map(|p| {
-            let op = best[p as usize] as usize;
-            seed_class[transform(op, p) as usize] << 4 | op as u32
-        })
-        .collect();
+    // On huge pages: every probe looks a random pattern up here.
+    let mut class_of = HugeArray::zeroed(1 << 24);
+    class_of
+        .par_iter_mut()
+        .enumerate()
+        .for_each(|(p, e): (usize, &mut u32)| {
+            let op = best[p] as usize;
+            *e = seed_class[transform(op, p as u32) as usize] << 4 | op as u32;
+        });
     Tables {
         class_of,
         seeds,
