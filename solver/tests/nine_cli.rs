@@ -572,6 +572,41 @@ fn quick_win(dir: &Path) -> Position {
 }
 
 #[test]
+fn the_perfect_player_keeps_the_value_in_the_placement_phase() {
+    let dir = TempDir::with_tables("play-placement");
+    let tb = Tablebases::open(dir.path(), STD).unwrap();
+    // Two stones each on the board and one each in hand, White to move:
+    // the engine's placement must keep the position's value.
+    for text in [
+        "W.W..............B.B.... w 1 1",
+        "WW.......B.......B...... w 1 1",
+    ] {
+        let pos: Position = text.parse().unwrap();
+        let want = PlacementSearch::new(&tb).value(&pos).unwrap();
+        let r = run_with_stdin(
+            &["nine", "play", "--dir", dir.arg(), "--human", "black", text],
+            Some("quit\n"),
+        );
+        assert!(r.ok, "{}", r.stderr);
+        let line = r
+            .stdout
+            .lines()
+            .find(|l| l.starts_with("perfect player (White) plays "))
+            .unwrap_or_else(|| panic!("{}", r.stdout));
+        let (played, value) = line["perfect player (White) plays ".len()..]
+            .split_once(": ")
+            .unwrap();
+        assert_eq!(value, want.as_str(), "{text}: {line}");
+        let m = legal_moves(&pos, STD)
+            .into_iter()
+            .find(|m| m.to_string() == played)
+            .unwrap_or_else(|| panic!("{played} is not legal in {text}"));
+        let after = PlacementSearch::new(&tb).value(&apply(&pos, m)).unwrap();
+        assert_eq!(after.flip(), want, "{text}: {played}");
+    }
+}
+
+#[test]
 fn play_to_the_end_of_a_game() {
     let dir = TempDir::with_tables("play");
     let tb = Tablebases::open(dir.path(), STD).unwrap();
@@ -816,10 +851,24 @@ fn help_of_each_subcommand() {
         ),
         (
             "probe",
-            &["--dir", "--moves", "--batch", "--json", "--no-flying"],
+            &[
+                "--dir",
+                "--moves",
+                "--batch",
+                "--json",
+                "--no-flying",
+                "--hash-mib",
+                "--threads",
+            ],
         ),
-        ("play", &["--dir", "--human", "--no-flying"]),
-        ("start", &["--dir", "--json", "--no-flying"]),
+        (
+            "play",
+            &["--dir", "--human", "--no-flying", "--hash-mib", "--threads"],
+        ),
+        (
+            "start",
+            &["--dir", "--json", "--no-flying", "--position", "--threads"],
+        ),
     ];
     for (sub, options) in cases {
         let r = run(&["nine", sub, "--help"]);

@@ -14,11 +14,25 @@ use std::path::PathBuf;
 use std::time::Instant;
 use tablebase::{Outcome, Value};
 
+/// Options of the placement search behind `probe` and `play`.
+#[derive(clap::Args, Debug)]
+pub struct SearchArgs {
+    /// Transposition table of the placement search, at most this many MiB
+    /// (allocated at the first placement position, smaller for late ones).
+    #[arg(long, default_value_t = 1024)]
+    pub hash_mib: u64,
+    /// Placement search threads (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
+}
+
 /// Arguments of `solver nine probe`.
 #[derive(clap::Args, Debug)]
 pub struct ProbeArgs {
     #[command(flatten)]
     pub tables: TableArgs,
+    #[command(flatten)]
+    pub search: SearchArgs,
     /// Position text (24 points in reading order, side, hands); the start
     /// position when omitted.
     pub position: Vec<String>,
@@ -39,6 +53,8 @@ pub struct ProbeArgs {
 pub struct PlayArgs {
     #[command(flatten)]
     pub tables: TableArgs,
+    #[command(flatten)]
+    pub search: SearchArgs,
     /// The colour you play.
     #[arg(long, value_enum, default_value = "white")]
     pub human: Side,
@@ -94,39 +110,88 @@ fn split(v: Value) -> (Outcome, Option<u16>) {
     (v.outcome(), v.distance())
 }
 
-/// Value and move values of a position: tablebases in the moving phase,
-/// the placement search before.
-fn answer(tb: &Tablebases, pos: &Position) -> Result<Answer, String> {
-    pos.validate()
-        .map_err(|e| format!("illegal position: {e}"))?;
-    if game_over(pos, tb.rules()).is_some() {
-        return Ok(Answer {
-            value: Outcome::Loss,
-            dtc: Some(0),
-            moves: Vec::new(),
-        });
+/// Answers positions: tablebase probes in the moving phase, the placement
+/// search (created at the first placement position, its transposition
+/// table kept between positions) before.
+struct Engine<'a> {
+    tb: &'a Tablebases,
+    options: &'a SearchArgs,
+    search: Option<PlacementSearch<'a>>,
+}
+
+impl<'a> Engine<'a> {
+    fn new(tb: &'a Tablebases, options: &'a SearchArgs) -> Engine<'a> {
+        Engine {
+            tb,
+            options,
+            search: None,
+        }
     }
-    if pos.placing() {
-        let mut search = PlacementSearch::new(tb);
-        let moves = search.move_values(pos).map_err(|e| e.to_string())?;
-        let value = moves.first().map_or(Outcome::Loss, |m| m.1);
-        return Ok(Answer {
-            value,
-            dtc: None,
-            moves: moves.into_iter().map(|(m, o)| (m, o, None)).collect(),
-        });
+
+    /// The placement search, sized for `pos` when first needed (a late
+    /// placement position does not need the full table).
+    fn placement(&mut self, pos: &Position) -> Result<&mut PlacementSearch<'a>, String> {
+        if self.search.is_none() {
+            let plies = u32::from(pos.hand[0] + pos.hand[1]);
+            let mib = self.options.hash_mib.min(16 << plies.min(20));
+            let threads = self.options.threads.map_or_else(
+                || std::thread::available_parallelism().map_or(1, |n| n.get()),
+                usize::from,
+            );
+            self.search =
+                Some(PlacementSearch::with_table_mib(self.tb, mib).with_threads(threads)?);
+        }
+        Ok(self.search.as_mut().expect("just created"))
     }
-    let (value, dtc) = split(tb.probe(pos).map_err(|e| e.to_string())?);
-    let moves = tb
-        .best_moves(pos)
-        .map_err(|e| e.to_string())?
-        .into_iter()
-        .map(|(m, v)| {
-            let (o, d) = split(v);
-            (m, o, d)
-        })
-        .collect();
-    Ok(Answer { value, dtc, moves })
+
+    /// Value and move values of a position.
+    fn answer(&mut self, pos: &Position) -> Result<Answer, String> {
+        let tb = self.tb;
+        pos.validate()
+            .map_err(|e| format!("illegal position: {e}"))?;
+        if game_over(pos, tb.rules()).is_some() {
+            return Ok(Answer {
+                value: Outcome::Loss,
+                dtc: Some(0),
+                moves: Vec::new(),
+            });
+        }
+        if pos.placing() {
+            let moves = self
+                .placement(pos)?
+                .move_values(pos)
+                .map_err(|e| e.to_string())?;
+            let value = moves.first().map_or(Outcome::Loss, |m| m.1);
+            return Ok(Answer {
+                value,
+                dtc: None,
+                moves: moves.into_iter().map(|(m, o)| (m, o, None)).collect(),
+            });
+        }
+        let (value, dtc) = split(tb.probe(pos).map_err(|e| e.to_string())?);
+        let moves = tb
+            .best_moves(pos)
+            .map_err(|e| e.to_string())?
+            .into_iter()
+            .map(|(m, v)| {
+                let (o, d) = split(v);
+                (m, o, d)
+            })
+            .collect();
+        Ok(Answer { value, dtc, moves })
+    }
+
+    /// The perfect player's move and its value (distance in the moving phase).
+    fn best(&mut self, pos: &Position) -> Result<Option<(Move, Outcome, Option<u16>)>, String> {
+        if pos.placing() {
+            let best = self
+                .placement(pos)?
+                .best_move(pos)
+                .map_err(|e| e.to_string())?;
+            return Ok(best.map(|(m, o)| (m, o, None)));
+        }
+        Ok(self.answer(pos)?.moves.first().copied())
+    }
 }
 
 fn answer_json(pos: &Position, a: &Answer) -> Json {
@@ -158,16 +223,17 @@ fn color_name(c: Color) -> &'static str {
 
 /// `solver nine probe`.
 pub fn probe(args: ProbeArgs) -> CliResult {
-    let tb = open(&args.tables)?;
+    let tb = open(&args.tables)?.in_memory_wdl();
+    let mut engine = Engine::new(&tb, &args.search);
     if let Some(file) = &args.batch {
-        return batch(&tb, file);
+        return batch(&mut engine, file);
     }
     let mut pos = super::parse_position(&args.position, Position::start())?;
     for text in args.moves.iter().flat_map(|m| m.split_whitespace()) {
         let m = parse_move(&pos, tb.rules(), text).map_err(|e| format!("move `{text}`: {e}"))?;
         pos = apply(&pos, m);
     }
-    let a = answer(&tb, &pos)?;
+    let a = engine.answer(&pos)?;
     if args.json {
         return print_json(&answer_json(&pos, &a));
     }
@@ -190,7 +256,7 @@ pub fn probe(args: ProbeArgs) -> CliResult {
 }
 
 /// `solver nine probe --batch FILE`: one JSON line per input line.
-fn batch(tb: &Tablebases, file: &PathBuf) -> CliResult {
+fn batch(engine: &mut Engine, file: &PathBuf) -> CliResult {
     let f = std::fs::File::open(file).map_err(|e| format!("{}: {e}", file.display()))?;
     let mut failed = 0;
     let stdout = std::io::stdout();
@@ -204,7 +270,7 @@ fn batch(tb: &Tablebases, file: &PathBuf) -> CliResult {
         let result = text
             .parse::<Position>()
             .map_err(|e| format!("bad position: {e}"))
-            .and_then(|pos| answer(tb, &pos).map(|a| (pos, a)));
+            .and_then(|pos| engine.answer(&pos).map(|a| (pos, a)));
         let record = match result {
             Ok((pos, a)) => {
                 let mut j = answer_json(&pos, &a);
@@ -227,7 +293,8 @@ fn batch(tb: &Tablebases, file: &PathBuf) -> CliResult {
 
 /// `solver nine play`: the human against the perfect player.
 pub fn play(args: PlayArgs) -> CliResult {
-    let tb = open(&args.tables)?;
+    let tb = open(&args.tables)?.in_memory_wdl();
+    let mut engine = Engine::new(&tb, &args.search);
     let mut pos = super::parse_position(&args.position, Position::start())?;
     pos.validate()
         .map_err(|e| format!("illegal position: {e}"))?;
@@ -266,8 +333,7 @@ pub fn play(args: PlayArgs) -> CliResult {
                 Err(e) => println!("{e}"),
             }
         } else {
-            let a = answer(&tb, &pos)?;
-            let Some(&(m, o, d)) = a.moves.first() else {
+            let Some((m, o, d)) = engine.best(&pos)? else {
                 return Err("no legal move for the engine".into());
             };
             println!(
@@ -295,6 +361,7 @@ pub fn start(args: StartArgs) -> CliResult {
         usize::from,
     );
     let quiet = args.json || args.quiet;
+    tb.check_complete().map_err(|e| e.to_string())?;
     let loading = Instant::now();
     if !quiet {
         eprintln!("loading the tables...");

@@ -135,6 +135,17 @@ impl Tablebases {
         Ok(cell.get_or_init(|| loaded))
     }
 
+    /// Open every subspace's table (header and block table): the first
+    /// missing, damaged or mismatched file is the error.
+    pub fn check_complete(&self) -> Result<(), ProbeError> {
+        for us in 3..=9u8 {
+            for them in 3..=9u8 {
+                self.table(Subspace::new(us, them))?;
+            }
+        }
+        Ok(())
+    }
+
     /// Load every subspace's table into memory now (with
     /// [`Tablebases::in_memory`] or [`Tablebases::in_memory_wdl`]; nothing
     /// to do otherwise), so that a search is timed without its loading.

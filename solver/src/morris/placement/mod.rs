@@ -245,11 +245,36 @@ impl<'a> PlacementSearch<'a> {
         Ok(out)
     }
 
+    /// A best move of the side to move and the position's value (`None`
+    /// if there is no legal move): cheaper than [`Self::move_values`], as
+    /// only one move is proven to keep the value.
+    pub fn best_move(&mut self, pos: &Position) -> Result<Option<(Move, Outcome)>, ProbeError> {
+        pos.validate()?;
+        let value = self.run(pos)?;
+        let mut moves = Vec::new();
+        for_each_move(pos, self.tb.rules(), |m| moves.push(m));
+        let history = History::new();
+        moves.sort_by_key(|&m| std::cmp::Reverse(order::score(pos, m, &history)));
+        for m in moves {
+            // Does the move keep the value? (The opponent's value after it
+            // is at most -value: a null window just above -value.)
+            if -self.run_window(&apply(pos, m), -value, -value + 1)? >= value {
+                return Ok(Some((m, outcome(value))));
+            }
+        }
+        Ok(None)
+    }
+
     /// A full-window search of `pos`, on the pool if there is one.
     fn run(&self, pos: &Position) -> Result<i8, ProbeError> {
+        self.run_window(pos, -1, 1)
+    }
+
+    /// A search of `pos` with the window (`alpha`, `beta`).
+    fn run_window(&self, pos: &Position, alpha: i8, beta: i8) -> Result<i8, ProbeError> {
         let go = || {
             let mut w = Worker::new(History::new());
-            let r = self.search(&mut w, pos, -1, 1, &Abort::NONE);
+            let r = self.search(&mut w, pos, alpha, beta, &Abort::NONE);
             self.flush(&mut w);
             r
         };
