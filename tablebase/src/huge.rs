@@ -27,6 +27,8 @@ unsafe impl Zeroed for AtomicU8 {}
 unsafe impl Zeroed for AtomicU16 {}
 unsafe impl Zeroed for AtomicU32 {}
 unsafe impl Zeroed for AtomicU64 {}
+// SAFETY: an array of zero-valid values is zero-valid.
+unsafe impl<T: Zeroed, const N: usize> Zeroed for [T; N] {}
 
 /// Huge-page size and alignment.
 const HUGE: usize = 2 << 20;

@@ -3,6 +3,7 @@
 //! miss. Buckets of two entries: one kept by depth, one always replaced.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use tablebase::huge::HugeArray;
 
 /// Kind of bound a stored score is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,7 +31,10 @@ pub struct Entry {
 
 /// Shared transposition table.
 pub struct Table {
-    slots: Vec<[AtomicU64; 2]>,
+    /// On huge pages, written once up front: a parallel search must not
+    /// take copy-on-write faults of the zero page (each flushes every
+    /// core's TLB).
+    slots: HugeArray<[AtomicU64; 2]>,
     mask: usize,
     generation: AtomicU64,
 }
@@ -69,9 +73,8 @@ impl Table {
     pub fn new(megabytes: usize) -> Table {
         let want = (megabytes.max(1) << 20) / 16;
         let n = (want.next_power_of_two() / 2).max(1024);
-        let slots = (0..n)
-            .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
-            .collect();
+        let mut slots = HugeArray::zeroed(n);
+        slots.prefault();
         Table {
             slots,
             mask: n - 2,
@@ -91,7 +94,7 @@ impl Table {
 
     /// Forget everything.
     pub fn clear(&self) {
-        for s in &self.slots {
+        for s in self.slots.iter() {
             s[0].store(0, Relaxed);
             s[1].store(0, Relaxed);
         }
