@@ -153,9 +153,43 @@ pub(crate) struct Shared {
     pub(crate) nodes: AtomicU64,
     deadline: Option<Instant>,
     node_limit: Option<u64>,
+    /// Positions some thread is searching now (by hash, one per slot), with
+    /// more than one thread: a thread defers a later move whose position
+    /// another thread is in, and searches its other moves first (ABDADA's
+    /// idea on top of Lazy SMP: less duplicated work).
+    pub(crate) busy: Option<Box<[AtomicU64; BUSY_SLOTS]>>,
 }
 
+/// Slots of [`Shared::busy`].
+pub(crate) const BUSY_SLOTS: usize = 1 << 12;
+
 impl Shared {
+    /// Is another thread searching the position `hash`?
+    #[inline]
+    pub(crate) fn is_busy(&self, hash: u64) -> bool {
+        self.busy
+            .as_ref()
+            .is_some_and(|b| b[hash as usize & (BUSY_SLOTS - 1)].load(Relaxed) == hash)
+    }
+
+    /// Mark `hash` as searched now (returns whether this call marked it).
+    #[inline]
+    pub(crate) fn enter(&self, hash: u64) -> bool {
+        self.busy.as_ref().is_some_and(|b| {
+            b[hash as usize & (BUSY_SLOTS - 1)]
+                .compare_exchange(0, hash, Relaxed, Relaxed)
+                .is_ok()
+        })
+    }
+
+    /// Unmark `hash` (after a successful [`Shared::enter`]).
+    #[inline]
+    pub(crate) fn leave(&self, hash: u64) {
+        if let Some(b) = &self.busy {
+            b[hash as usize & (BUSY_SLOTS - 1)].store(0, Relaxed);
+        }
+    }
+
     pub(crate) fn should_stop(&self) -> bool {
         if self.stop.load(Relaxed) {
             return true;
@@ -242,6 +276,8 @@ impl Engine {
             nodes: AtomicU64::new(0),
             deadline: limits.time.map(|t| start + t),
             node_limit: limits.nodes,
+            busy: (limits.threads > 1)
+                .then(|| Box::new(std::array::from_fn(|_| AtomicU64::new(0)))),
         };
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let threads = limits.threads.max(1);

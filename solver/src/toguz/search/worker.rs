@@ -11,6 +11,10 @@ use std::sync::atomic::Ordering::Relaxed;
 /// Nodes between checks of the stop flag and clock.
 const CHECK_EVERY: u64 = 1024;
 
+/// With several threads, nodes at least this deep defer moves another
+/// thread is searching.
+const DEFER_DEPTH: i32 = 5;
+
 /// Per-thread search state.
 pub(crate) struct Worker<'a> {
     pub(crate) shared: &'a Shared,
@@ -208,8 +212,27 @@ impl<'a> Worker<'a> {
         let alpha0 = alpha;
         let mut best = -MATE - 1;
         let mut best_move = moves[0].0;
-        for (i, &(m, _)) in moves[..n].iter().enumerate() {
+        // Moves in order, then the ones deferred because another thread
+        // was searching them.
+        let mut queue = [0usize; 18];
+        let mut len = n;
+        for (k, q) in queue[..n].iter_mut().enumerate() {
+            *q = k;
+        }
+        let defer = depth >= DEFER_DEPTH && self.shared.busy.is_some();
+        let mut at = 0;
+        while at < len {
+            let i = queue[at];
+            at += 1;
+            let m = moves[i].0;
             let c = &children[m as usize];
+            let child_hash = if defer { c.hash() } else { 0 };
+            if defer && i > 0 && at <= n && self.shared.is_busy(child_hash) {
+                queue[len] = i;
+                len += 1;
+                continue;
+            }
+            let entered = defer && self.shared.enter(child_hash);
             let score = if i == 0 || !self.features.pvs {
                 -self.alphabeta(c, depth - 1, ply + 1, -beta, -alpha, pv_node)
             } else {
@@ -247,6 +270,9 @@ impl<'a> Worker<'a> {
                     s
                 }
             };
+            if entered {
+                self.shared.leave(child_hash);
+            }
             if self.stopped {
                 return 0;
             }
