@@ -146,7 +146,7 @@ fn slot_decoding_of_the_placement_sectors() {
 }
 
 /// The tablebases of `NINE_TABLEBASES` (outcomes in memory) and a search
-/// on all cores with a 4 GiB transposition table, or `None` to skip.
+/// on all cores with a 1 GiB transposition table, or `None` to skip.
 fn tables() -> Option<Tablebases> {
     let Some(tables) = std::env::var_os("NINE_TABLEBASES") else {
         eprintln!("skipping: set NINE_TABLEBASES to a directory with all 49 subspaces");
@@ -161,7 +161,7 @@ fn tables() -> Option<Tablebases> {
 
 fn search(tb: &Tablebases) -> PlacementSearch<'_> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    PlacementSearch::with_table_mib(tb, 4096)
+    PlacementSearch::with_table_mib(tb, 1024)
         .with_threads(threads)
         .unwrap()
 }

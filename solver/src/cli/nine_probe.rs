@@ -88,7 +88,7 @@ pub struct StartArgs {
     #[arg(long)]
     pub quiet: bool,
     /// Transposition table size in MiB (split between the two searchers).
-    #[arg(long, default_value_t = 4096)]
+    #[arg(long, default_value_t = 1024)]
     pub hash_mib: u64,
     /// Probe through the memory-mapped block cache instead of loading each
     /// table whole into memory (uses far less memory, probes far slower).
