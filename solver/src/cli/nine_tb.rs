@@ -72,6 +72,10 @@ pub struct VerifyArgs {
     /// of a full set: every table is still read and its checksums checked).
     #[arg(long, value_name = "N")]
     pub sample: Option<u64>,
+    /// Only subspaces with at least N stones in all (with --max-stones, a
+    /// band of subspaces: e.g. the largest with --min-stones 17).
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(6..=18))]
+    pub min_stones: u8,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -198,7 +202,7 @@ pub fn verify(args: VerifyArgs) -> CliResult {
     }
     let chosen: Vec<_> = tables
         .iter()
-        .filter(|(s, _)| s.us + s.them <= args.job.max_stones)
+        .filter(|(s, _)| (args.min_stones..=args.job.max_stones).contains(&(s.us + s.them)))
         .collect();
     let per =
         |s: &crate::morris::index::Subspace| args.sample.map_or(s.size(), |n| n.min(s.size()));
