@@ -172,23 +172,8 @@ impl Table {
 
     /// Decompress and check block `b`.
     fn load_block(&self, b: usize) -> Result<Vec<u8>, FormatError> {
-        let damaged = |what: String| FormatError::Damaged {
-            path: self.path.clone(),
-            what,
-        };
-        let (start, end, sum) = self.blocks[b];
-        let bytes = &self.map[start..end];
-        if checksum(bytes) != sum {
-            return Err(damaged(format!("block {b} checksum mismatch")));
-        }
-        let slots = (self.header.slots - b as u64 * self.header.block_slots as u64)
-            .min(self.header.block_slots as u64) as usize;
-        let expected = slots * self.header.entry_bytes as usize;
-        let raw = zstd::bulk::decompress(bytes, expected)
-            .map_err(|e| damaged(format!("block {b} does not decompress: {e}")))?;
-        if raw.len() != expected {
-            return Err(damaged(format!("block {b} has the wrong length")));
-        }
+        let mut raw = vec![0; self.block_len(b) * self.header.entry_bytes as usize];
+        self.load_block_into(b, &mut raw, None)?;
         Ok(raw)
     }
 
