@@ -165,5 +165,53 @@ fn bench_full_tables(c: &mut Criterion, dir: &std::path::Path) {
     g.finish();
 }
 
-criterion_group!(benches, bench_index, bench_retro, bench_probe);
+/// The placement search: a late placement position over the tables of up
+/// to 8 stones (always), and with `NINE_TABLEBASES=DIR` the proof that
+/// the game with eight stones each is a draw (16 plies, about 24 M nodes).
+fn bench_placement(c: &mut Criterion) {
+    use solver::morris::placement::PlacementSearch;
+    use solver::morris::position::Position;
+    let dir = std::env::temp_dir().join(format!("bench-placement-{}", std::process::id()));
+    generate(&dir, Rules::default(), 8, &Quiet).unwrap();
+    let tb = Tablebases::open(&dir, Rules::default())
+        .unwrap()
+        .in_memory_wdl();
+    tb.preload().ok(); // 9-stone tables are absent here
+    let pos: Position = "W................B...... w 3 3".parse().unwrap();
+    let mut g = c.benchmark_group("placement");
+    g.sample_size(10);
+    g.bench_function("1+1 on the board, 3 each in hand, 1 thread", |b| {
+        b.iter(|| {
+            let mut s = PlacementSearch::with_table_mib(&tb, 16);
+            black_box(s.value(&pos).unwrap())
+        })
+    });
+    if let Some(full) = std::env::var_os("NINE_TABLEBASES") {
+        let tb = Tablebases::open(full.as_ref(), Rules::default())
+            .unwrap()
+            .in_memory_wdl();
+        tb.preload().unwrap();
+        let pos: Position = "........................ w 8 8".parse().unwrap();
+        for threads in [1, 2] {
+            g.bench_function(format!("8-8 game proof, {threads} thread(s)"), |b| {
+                b.iter(|| {
+                    let mut s = PlacementSearch::with_table_mib(&tb, 1024)
+                        .with_threads(threads)
+                        .unwrap();
+                    black_box(s.value(&pos).unwrap())
+                })
+            });
+        }
+    }
+    g.finish();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+criterion_group!(
+    benches,
+    bench_index,
+    bench_retro,
+    bench_probe,
+    bench_placement
+);
 criterion_main!(benches);
