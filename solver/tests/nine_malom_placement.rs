@@ -195,7 +195,7 @@ fn compare(
 }
 
 #[test]
-#[ignore = "needs all 49 subspaces: NINE_TABLEBASES=dir; about an hour on 2 cores"]
+#[ignore = "needs all 49 subspaces: NINE_TABLEBASES=dir; about 5 minutes on 2 cores"]
 fn early_placement_sectors_equal_malom() {
     let Some(dir) = malom_dir() else { return };
     let Some(tb) = tables() else { return };
