@@ -132,7 +132,7 @@ fn bench_full_tables(c: &mut Criterion, dir: &std::path::Path) {
     let wdl = Tablebases::open(dir, Rules::default())
         .unwrap()
         .in_memory_wdl();
-    wdl.preload().unwrap();
+    wdl.preload(&subs).unwrap();
     let mut g = c.benchmark_group("probe all 49");
     g.throughput(Throughput::Elements(1));
     for (name, ps, in_memory) in [
@@ -176,8 +176,8 @@ fn bench_placement(c: &mut Criterion) {
     let tb = Tablebases::open(&dir, Rules::default())
         .unwrap()
         .in_memory_wdl();
-    tb.preload().ok(); // 9-stone tables are absent here
     let pos: Position = "W................B...... w 3 3".parse().unwrap();
+    tb.preload(&Tablebases::reachable(&pos)).unwrap();
     let mut g = c.benchmark_group("placement");
     g.sample_size(10);
     g.bench_function("1+1 on the board, 3 each in hand, 1 thread", |b| {
@@ -190,8 +190,8 @@ fn bench_placement(c: &mut Criterion) {
         let tb = Tablebases::open(full.as_ref(), Rules::default())
             .unwrap()
             .in_memory_wdl();
-        tb.preload().unwrap();
         let pos: Position = "........................ w 8 8".parse().unwrap();
+        tb.preload(&Tablebases::reachable(&pos)).unwrap();
         for threads in [1, 2] {
             g.bench_function(format!("8-8 game proof, {threads} thread(s)"), |b| {
                 b.iter(|| {

@@ -805,6 +805,47 @@ fn generate_errors_are_one_line() {
 }
 
 #[test]
+fn start_proves_smaller_games_with_the_tables_they_need() {
+    let dir = TempDir::with_tables("start-small");
+    let tb = Tablebases::open(dir.path(), STD).unwrap();
+    // Three stones each, and four against three: at most 7 stones, which
+    // the test tables hold.
+    for text in [
+        "........................ w 3 3",
+        "........................ w 4 3",
+    ] {
+        let r = run(&[
+            "nine",
+            "start",
+            "--dir",
+            dir.arg(),
+            "--position",
+            text,
+            "--json",
+        ]);
+        assert!(r.ok, "{text}: {}", r.stderr);
+        let j = json(&r.stdout);
+        let pos: Position = text.parse().unwrap();
+        let want = PlacementSearch::new(&tb).value(&pos).unwrap();
+        assert_eq!(j["value"], want.as_str(), "{text}");
+        assert_eq!(j["position"], text);
+        assert!(j["nodes"].as_u64().unwrap() > 0);
+    }
+    // Four each needs the 4-4 table, which is absent: one error line.
+    let r = run(&[
+        "nine",
+        "start",
+        "--dir",
+        dir.arg(),
+        "--position",
+        "........................ w 4 4",
+    ]);
+    let line = assert_error(&r, &["missing"]);
+    assert!(line.contains("nine-flying-4-4.tb"), "{line}");
+    assert_eq!(r.stdout, "");
+}
+
+#[test]
 fn start_without_the_full_tablebases() {
     let dir = TempDir::with_tables("start");
     for json_flag in [false, true] {

@@ -155,7 +155,8 @@ fn tables() -> Option<Tablebases> {
     let tb = Tablebases::open(Path::new(&tables), Rules { flying: true })
         .unwrap()
         .in_memory_wdl();
-    tb.preload().unwrap();
+    tb.preload(&Tablebases::reachable(&Position::start()))
+        .unwrap();
     Some(tb)
 }
 

@@ -56,7 +56,8 @@ pub enum Command {
     Probe(super::nine_probe::ProbeArgs),
     /// Play against the perfect player in the terminal.
     Play(super::nine_probe::PlayArgs),
-    /// Prove the value of the start position (needs all 49 subspaces).
+    /// Prove the value of the start position (needs all 49 subspaces), or
+    /// of any position (needs the subspaces it can reach).
     Start(super::nine_probe::StartArgs),
 }
 

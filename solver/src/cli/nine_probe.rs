@@ -87,7 +87,7 @@ pub struct StartArgs {
     /// No progress lines on stderr (also off with --json).
     #[arg(long)]
     pub quiet: bool,
-    /// Transposition table size in MiB (split between the two searchers).
+    /// Transposition table size in MiB (at most; smaller for late positions).
     #[arg(long, default_value_t = 1024)]
     pub hash_mib: u64,
     /// Probe through the memory-mapped block cache instead of loading each
@@ -108,6 +108,14 @@ struct Answer {
 
 fn split(v: Value) -> (Outcome, Option<u16>) {
     (v.outcome(), v.distance())
+}
+
+/// Transposition table size for searching `pos`: `2^plies` MiB for the
+/// plies of placement left, at most `max` (a small game needs a small
+/// table, and little time to allocate it).
+fn table_mib(pos: &Position, max: u64) -> u64 {
+    let plies = u32::from(pos.hand[0] + pos.hand[1]);
+    max.min(1 << plies.min(40))
 }
 
 /// Answers positions: tablebase probes in the moving phase, the placement
@@ -132,8 +140,7 @@ impl<'a> Engine<'a> {
     /// placement position does not need the full table).
     fn placement(&mut self, pos: &Position) -> Result<&mut PlacementSearch<'a>, String> {
         if self.search.is_none() {
-            let plies = u32::from(pos.hand[0] + pos.hand[1]);
-            let mib = self.options.hash_mib.min(16 << plies.min(20));
+            let mib = table_mib(pos, self.options.hash_mib);
             let threads = self.options.threads.map_or_else(
                 || std::thread::available_parallelism().map_or(1, |n| n.get()),
                 usize::from,
@@ -361,18 +368,19 @@ pub fn start(args: StartArgs) -> CliResult {
         usize::from,
     );
     let quiet = args.json || args.quiet;
-    tb.check_complete().map_err(|e| e.to_string())?;
+    let subspaces = Tablebases::reachable(&pos);
+    tb.check_complete(&subspaces).map_err(|e| e.to_string())?;
     let loading = Instant::now();
     if !quiet {
         eprintln!("loading the tables...");
     }
-    tb.preload().map_err(|e| e.to_string())?;
+    tb.preload(&subspaces).map_err(|e| e.to_string())?;
     let load_seconds = loading.elapsed().as_secs_f64();
     if !quiet {
         eprintln!("tables loaded in {load_seconds:.1} s; searching...");
     }
     let started = Instant::now();
-    let mut search = PlacementSearch::with_table_mib(&tb, args.hash_mib)
+    let mut search = PlacementSearch::with_table_mib(&tb, table_mib(&pos, args.hash_mib))
         .with_threads(threads)?
         .with_progress(1 << 24, move |s| {
             if !quiet {

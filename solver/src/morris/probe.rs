@@ -19,7 +19,7 @@
 use super::database::{file_name, open_checked, DatabaseError};
 use super::index::{self, Subspace};
 use super::movegen::{apply, for_each_move, game_over};
-use super::position::{Move, Position, PositionError, Rules};
+use super::position::{Color, Move, Position, PositionError, Rules};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
@@ -135,29 +135,42 @@ impl Tablebases {
         Ok(cell.get_or_init(|| loaded))
     }
 
-    /// Open every subspace's table (header and block table): the first
-    /// missing, damaged or mismatched file is the error.
-    pub fn check_complete(&self) -> Result<(), ProbeError> {
+    /// The subspaces a game can reach from `pos`: each side has at most
+    /// the stones it has now (board and hand), and at least 3.
+    pub fn reachable(pos: &Position) -> Vec<Subspace> {
+        let (w, b) = (
+            pos.material(Color::White).min(9) as u8,
+            pos.material(Color::Black).min(9) as u8,
+        );
+        let mut subs = Vec::new();
         for us in 3..=9u8 {
             for them in 3..=9u8 {
-                self.table(Subspace::new(us, them))?;
+                if (us <= w && them <= b) || (us <= b && them <= w) {
+                    subs.push(Subspace::new(us, them));
+                }
             }
+        }
+        subs
+    }
+
+    /// Open the tables of `subs` (header and block table): the first
+    /// missing, damaged or mismatched file is the error.
+    pub fn check_complete(&self, subs: &[Subspace]) -> Result<(), ProbeError> {
+        for &sub in subs {
+            self.table(sub)?;
         }
         Ok(())
     }
 
-    /// Load every subspace's table into memory now (with
+    /// Load the tables of `subs` into memory now (with
     /// [`Tablebases::in_memory`] or [`Tablebases::in_memory_wdl`]; nothing
     /// to do otherwise), so that a search is timed without its loading.
-    pub fn preload(&self) -> Result<(), ProbeError> {
-        for us in 3..=9u8 {
-            for them in 3..=9u8 {
-                let sub = Subspace::new(us, them);
-                match &self.memory {
-                    Memory::Mapped => return Ok(()),
-                    Memory::Full(cells) => drop(self.cell(cells, sub, Resident::load)?),
-                    Memory::Wdl(cells) => drop(self.cell(cells, sub, Wdl::load)?),
-                }
+    pub fn preload(&self, subs: &[Subspace]) -> Result<(), ProbeError> {
+        for &sub in subs {
+            match &self.memory {
+                Memory::Mapped => return Ok(()),
+                Memory::Full(cells) => drop(self.cell(cells, sub, Resident::load)?),
+                Memory::Wdl(cells) => drop(self.cell(cells, sub, Wdl::load)?),
             }
         }
         Ok(())
