@@ -356,38 +356,24 @@ impl<'a> PlacementSearch<'a> {
             moves.push((s, m));
         });
         moves.sort_unstable_by_key(|&(s, m)| (std::cmp::Reverse(s), m));
-        if depth >= ETC_DEPTH {
-            // Enhanced transposition cutoff: a child already known to be
-            // bad enough for the opponent cuts without a search.
-            for &(_, m) in moves.iter() {
-                let child = apply(pos, m);
-                if !child.placing() {
-                    continue;
-                }
-                let (cc, _) = child.canonical();
-                if let Some(ck) = self.table.get(key(&cc)) {
-                    if -ck.bounds.upper >= beta {
-                        w.tt_cuts += 1;
-                        let best = -ck.bounds.upper;
-                        w.buffers[depth as usize] = moves;
-                        let mut b = bounds;
-                        b.lower = b.lower.max(best);
-                        let new = self.table.put(k, b, Some(m.transform(op)), depth);
-                        w.tt_entries += new as u64;
-                        return Ok(best);
-                    }
-                }
-            }
-        }
-        let split = self.pool.is_some() && depth >= self.split_depth;
-        let result = if split {
+        let cut = if depth >= ETC_DEPTH {
+            self.known_cutoff(pos, &moves, beta)
+        } else {
+            None
+        };
+        let result = if let Some((best, m)) = cut {
+            w.tt_cuts += 1;
+            Ok((best, Some(m)))
+        } else if self.pool.is_some() && depth >= self.split_depth {
             self.split(w, pos, &moves, alpha, beta, abort)
         } else {
             self.serial(w, pos, &moves, alpha, beta, abort)
         };
         w.buffers[depth as usize] = moves;
         let (best, best_move) = result?;
-        if let Some(m) = best_move.filter(|_| best >= beta) {
+        // Reward searched cutoffs only (rewarding table cutoffs too costs
+        // 7 % more nodes on the 8-8 game).
+        if let Some(m) = best_move.filter(|_| best >= beta && cut.is_none()) {
             w.history.reward(pos, m, depth);
         }
         let mut b = bounds;
@@ -406,6 +392,20 @@ impl<'a> PlacementSearch<'a> {
             .put(k, b, best_move.map(|m| m.transform(op)), depth);
         w.tt_entries += new as u64;
         Ok(best)
+    }
+
+    /// Enhanced transposition cutoff: a move whose position the table
+    /// already knows to be bad enough for the opponent (score ≥ `beta` for
+    /// us) cuts without a search.
+    fn known_cutoff(&self, pos: &Position, moves: &[(i64, Move)], beta: i8) -> Option<(i8, Move)> {
+        moves.iter().find_map(|&(_, m)| {
+            let child = apply(pos, m);
+            if !child.placing() {
+                return None;
+            }
+            let known = self.table.get(key(&child.canonical().0))?;
+            (-known.bounds.upper >= beta).then_some((-known.bounds.upper, m))
+        })
     }
 
     /// The moves one after another: the best score and move.
