@@ -196,6 +196,36 @@ fn placement_search_equals_plain_minimax() {
 }
 
 #[test]
+fn searches_on_the_global_pool_load_tables_lazily_without_deadlock() {
+    use rayon::prelude::*;
+    let want = {
+        let tb = tables();
+        let pos: Position = "W..............B........ w 3 3".parse().unwrap();
+        PlacementSearch::new(tb).value(&pos).unwrap()
+    };
+    // Fresh in-memory tables: the first searches all want the same tables
+    // loaded at once, from threads of the global pool, on one thread and
+    // on two.
+    for threads in [1, 2] {
+        let tb = Tablebases::open(&table_dir(), STD).unwrap().in_memory_wdl();
+        let values: Vec<Outcome> = (0..8)
+            .into_par_iter()
+            .map(|i| {
+                let pos: Position = "W..............B........ w 3 3".parse().unwrap();
+                let search = PlacementSearch::with_table_bits(&tb, 12);
+                let mut search = if threads > 1 && i % 2 == 0 {
+                    search.with_threads(threads).unwrap()
+                } else {
+                    search
+                };
+                search.value(&pos.transform(i)).unwrap()
+            })
+            .collect();
+        assert!(values.iter().all(|&v| v == want), "{values:?}");
+    }
+}
+
+#[test]
 fn last_placement_matches_the_tablebase() {
     // Black places its last stone; the move values come from the tables.
     let tb = tables();

@@ -69,6 +69,8 @@ pub struct Tablebases {
     memory: Memory,
     /// Held while a table is loaded whole, so it is loaded once.
     loading: Mutex<()>,
+    /// The pool that loads whole tables (see [`Tablebases::loader`]).
+    loader: OnceLock<Option<rayon::ThreadPool>>,
 }
 
 impl Tablebases {
@@ -83,6 +85,7 @@ impl Tablebases {
             tables: RwLock::new(HashMap::new()),
             memory: Memory::Mapped,
             loading: Mutex::new(()),
+            loader: OnceLock::new(),
         })
     }
 
@@ -119,20 +122,31 @@ impl Tablebases {
             return Ok(r);
         }
         let table = self.table(sub)?;
-        // A load is itself parallel. From inside a rayon pool, run it on a
-        // thread of its own: a pool thread waiting for the load could
-        // otherwise steal a search task that wants this lock again.
-        let loaded = if rayon::current_thread_index().is_some() {
-            std::thread::scope(|s| {
-                s.spawn(|| load(&table))
-                    .join()
-                    .unwrap_or_else(|e| std::panic::resume_unwind(e))
+        // A load is itself parallel. It runs on a pool of its own, entered
+        // from a plain thread that blocks until it is done: threads of any
+        // other pool (a search's, or the global one where callers may be
+        // searching) would, while waiting for it, either steal tasks that
+        // want this lock again or sit blocked on the lock with the load's
+        // tasks queued behind them.
+        let loaded = std::thread::scope(|s| {
+            s.spawn(|| match self.loader() {
+                Some(pool) => pool.install(|| load(&table)),
+                None => load(&table),
             })
-        } else {
-            load(&table)
-        }
+            .join()
+            .unwrap_or_else(|e| std::panic::resume_unwind(e))
+        })
         .map_err(DatabaseError::from)?;
         Ok(cell.get_or_init(|| loaded))
+    }
+
+    /// The pool that loads whole tables (one thread a core), made on first
+    /// use; `None` if no pool can be made (the load then runs on the
+    /// loading thread, through the global pool).
+    fn loader(&self) -> Option<&rayon::ThreadPool> {
+        self.loader
+            .get_or_init(|| rayon::ThreadPoolBuilder::new().build().ok())
+            .as_ref()
     }
 
     /// The subspaces a game can reach from `pos`: each side has at most
