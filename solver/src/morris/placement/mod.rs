@@ -94,10 +94,8 @@ struct Worker {
     history: History,
     /// Move lists, one per remaining-placements depth (no allocation per node).
     buffers: Vec<Vec<(i64, Move)>>,
-    nodes: u64,
-    probes: u64,
-    tt_cuts: u64,
-    tt_entries: u64,
+    /// Counts not yet added to the search's totals.
+    counts: SearchStats,
 }
 
 impl Worker {
@@ -105,10 +103,7 @@ impl Worker {
         Worker {
             history,
             buffers: (0..=18).map(|_| Vec::new()).collect(),
-            nodes: 0,
-            probes: 0,
-            tt_cuts: 0,
-            tt_entries: 0,
+            counts: SearchStats::default(),
         }
     }
 }
@@ -291,18 +286,18 @@ impl<'a> PlacementSearch<'a> {
 
     /// Add a worker's counts to the totals; report progress.
     fn flush(&self, w: &mut Worker) {
-        let before = self.nodes.fetch_add(w.nodes, Relaxed);
-        self.probes.fetch_add(w.probes, Relaxed);
-        self.tt_cuts.fetch_add(w.tt_cuts, Relaxed);
-        self.tt_entries.fetch_add(w.tt_entries, Relaxed);
+        let c = std::mem::take(&mut w.counts);
+        let before = self.nodes.fetch_add(c.nodes, Relaxed);
+        self.probes.fetch_add(c.probes, Relaxed);
+        self.tt_cuts.fetch_add(c.tt_cuts, Relaxed);
+        self.tt_entries.fetch_add(c.tt_entries, Relaxed);
         if let Some((every, report)) = &self.progress {
-            if (before + w.nodes) / every > before / every {
+            if (before + c.nodes) / every > before / every {
                 if let Ok(mut report) = report.lock() {
                     report(self.stats());
                 }
             }
         }
-        (w.nodes, w.probes, w.tt_cuts, w.tt_entries) = (0, 0, 0, 0);
     }
 
     /// Fail-soft alpha-beta on scores −1, 0, 1 for the side to move.
@@ -314,26 +309,31 @@ impl<'a> PlacementSearch<'a> {
         mut beta: i8,
         abort: &Abort,
     ) -> Result<i8, Halt> {
-        w.nodes += 1;
-        if w.nodes >= FLUSH {
+        w.counts.nodes += 1;
+        if w.counts.nodes >= FLUSH {
             self.flush(w);
             if abort.raised() {
                 return Err(Halt::Stopped);
             }
         }
+        if !pos.placing() {
+            // The tables hold a blocked position as a loss; only a side
+            // left with two stones is outside them.
+            if pos.material(pos.to_move) < 3 {
+                return Ok(-1);
+            }
+            w.counts.probes += 1;
+            return Ok(score(self.tb.probe_outcome(pos.us(), pos.them())?));
+        }
         if game_over(pos, self.tb.rules()).is_some() {
             return Ok(-1);
-        }
-        if !pos.placing() {
-            w.probes += 1;
-            return Ok(score(self.tb.probe_outcome(pos.us(), pos.them())?));
         }
         let (canon, op) = pos.canonical();
         let k = key(&canon);
         let known = self.table.get(k);
         let bounds = known.map_or(Bounds::OPEN, |k| k.bounds);
         if bounds.lower >= beta || bounds.upper <= alpha || bounds.lower == bounds.upper {
-            w.tt_cuts += 1;
+            w.counts.tt_cuts += 1;
             return Ok(if bounds.lower >= beta {
                 bounds.lower
             } else {
@@ -362,7 +362,7 @@ impl<'a> PlacementSearch<'a> {
             None
         };
         let result = if let Some((best, m)) = cut {
-            w.tt_cuts += 1;
+            w.counts.tt_cuts += 1;
             Ok((best, Some(m)))
         } else if self.pool.is_some() && depth >= self.split_depth {
             self.split(w, pos, &moves, alpha, beta, abort)
@@ -390,7 +390,7 @@ impl<'a> PlacementSearch<'a> {
         let new = self
             .table
             .put(k, b, best_move.map(|m| m.transform(op)), depth);
-        w.tt_entries += new as u64;
+        w.counts.tt_entries += new as u64;
         Ok(best)
     }
 
