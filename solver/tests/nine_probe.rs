@@ -98,6 +98,13 @@ fn in_memory_probes_equal_mapped_probes() {
     }
     let big: Position = "......WWWWWWWWWBBBBBBBBB w 0 0".parse().unwrap();
     assert!(resident.probe(&big).is_err());
+    // Ten stones on a side: no table, an error whichever the memory mode
+    // (not the 9-9 table read at a wrong slot).
+    let ten = 0x3FF;
+    for tb in [mapped, &resident, &wdl] {
+        assert!(tb.probe_bits(ten, 0x7 << 12).is_err());
+        assert!(tb.probe_outcome(0x7 << 12, ten).is_err());
+    }
 }
 
 #[test]

@@ -113,7 +113,11 @@ impl Tablebases {
         sub: Subspace,
         load: impl FnOnce(&Table) -> Result<T, FormatError> + Send,
     ) -> Result<&'s T, ProbeError> {
-        let cell = &cells[(10 * sub.us as usize + sub.them as usize).min(99)];
+        if !(3..=9).contains(&sub.us) || !(3..=9).contains(&sub.them) {
+            // No such table: the error the mapped path gives.
+            return Err(DatabaseError::Missing(file_name(&self.dir, self.rules, sub)).into());
+        }
+        let cell = &cells[10 * sub.us as usize + sub.them as usize];
         if let Some(r) = cell.get() {
             return Ok(r);
         }
