@@ -3,16 +3,17 @@
 
 use super::nine_tb::TableArgs;
 use super::{parse_position, print_json, CliResult};
+use crate::morris::analysis::{table_mib, Analyst, SearchOptions};
 use crate::morris::movegen::{apply, game_over};
 use crate::morris::notation::{draw_nine, parse_move};
 use crate::morris::placement::PlacementSearch;
-use crate::morris::position::{Color, Move, Position};
+use crate::morris::position::{Color, Position};
 use crate::morris::probe::Tablebases;
-use serde_json::{json, Value as Json};
+use serde_json::json;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::time::Instant;
-use tablebase::{Outcome, Value};
+use tablebase::Outcome;
 
 /// Options of the placement search behind `probe` and `play`.
 #[derive(clap::Args, Debug)]
@@ -99,115 +100,18 @@ pub struct StartArgs {
     pub json: bool,
 }
 
-/// The answer about one position.
-struct Answer {
-    value: Outcome,
-    dtc: Option<u16>,
-    moves: Vec<(Move, Outcome, Option<u16>)>,
-}
-
-fn split(v: Value) -> (Outcome, Option<u16>) {
-    (v.outcome(), v.distance())
-}
-
-/// Transposition table size for searching `pos`: `2^plies` MiB for the
-/// plies of placement left, at most `max` (a small game needs a small
-/// table, and little time to allocate it).
-fn table_mib(pos: &Position, max: u64) -> u64 {
-    let plies = u32::from(pos.hand[0] + pos.hand[1]);
-    max.min(1 << plies.min(40))
-}
-
-/// Answers positions: tablebase probes in the moving phase, the placement
-/// search (created at the first placement position, its transposition
-/// table kept between positions) before.
-struct Engine<'a> {
-    tb: &'a Tablebases,
-    options: &'a SearchArgs,
-    search: Option<PlacementSearch<'a>>,
-}
-
-impl<'a> Engine<'a> {
-    fn new(tb: &'a Tablebases, options: &'a SearchArgs) -> Engine<'a> {
-        Engine {
-            tb,
-            options,
-            search: None,
+impl SearchArgs {
+    /// The analyst's search options.
+    fn options(&self) -> SearchOptions {
+        let mut options = SearchOptions {
+            hash_mib: self.hash_mib,
+            ..SearchOptions::default()
+        };
+        if let Some(t) = self.threads {
+            options.threads = usize::from(t);
         }
+        options
     }
-
-    /// The placement search, sized for `pos` when first needed (a late
-    /// placement position does not need the full table).
-    fn placement(&mut self, pos: &Position) -> Result<&mut PlacementSearch<'a>, String> {
-        if self.search.is_none() {
-            let mib = table_mib(pos, self.options.hash_mib);
-            let threads = self.options.threads.map_or_else(
-                || std::thread::available_parallelism().map_or(1, |n| n.get()),
-                usize::from,
-            );
-            self.search =
-                Some(PlacementSearch::with_table_mib(self.tb, mib).with_threads(threads)?);
-        }
-        Ok(self.search.as_mut().expect("just created"))
-    }
-
-    /// Value and move values of a position.
-    fn answer(&mut self, pos: &Position) -> Result<Answer, String> {
-        let tb = self.tb;
-        pos.validate()
-            .map_err(|e| format!("illegal position: {e}"))?;
-        if game_over(pos, tb.rules()).is_some() {
-            return Ok(Answer {
-                value: Outcome::Loss,
-                dtc: Some(0),
-                moves: Vec::new(),
-            });
-        }
-        if pos.placing() {
-            let moves = self
-                .placement(pos)?
-                .move_values(pos)
-                .map_err(|e| e.to_string())?;
-            let value = moves.first().map_or(Outcome::Loss, |m| m.1);
-            return Ok(Answer {
-                value,
-                dtc: None,
-                moves: moves.into_iter().map(|(m, o)| (m, o, None)).collect(),
-            });
-        }
-        let (value, dtc) = split(tb.probe(pos).map_err(|e| e.to_string())?);
-        let moves = tb
-            .best_moves(pos)
-            .map_err(|e| e.to_string())?
-            .into_iter()
-            .map(|(m, v)| {
-                let (o, d) = split(v);
-                (m, o, d)
-            })
-            .collect();
-        Ok(Answer { value, dtc, moves })
-    }
-
-    /// The perfect player's move and its value (distance in the moving phase).
-    fn best(&mut self, pos: &Position) -> Result<Option<(Move, Outcome, Option<u16>)>, String> {
-        if pos.placing() {
-            let best = self
-                .placement(pos)?
-                .best_move(pos)
-                .map_err(|e| e.to_string())?;
-            return Ok(best.map(|(m, o)| (m, o, None)));
-        }
-        Ok(self.answer(pos)?.moves.first().copied())
-    }
-}
-
-fn answer_json(pos: &Position, a: &Answer) -> Json {
-    json!({
-        "position": pos.to_string(),
-        "value": a.value.as_str(),
-        "dtc": a.dtc,
-        "moves": a.moves.iter().map(|(m, o, d)| json!({"move": m.to_string(), "value": o.as_str(), "dtc": d})).collect::<Vec<_>>(),
-    })
 }
 
 fn describe(o: Outcome, d: Option<u16>) -> String {
@@ -231,7 +135,7 @@ fn color_name(c: Color) -> &'static str {
 /// `solver nine probe`.
 pub fn probe(args: ProbeArgs) -> CliResult {
     let tb = open(&args.tables)?.in_memory_wdl();
-    let mut engine = Engine::new(&tb, &args.search);
+    let mut engine = Analyst::new(&tb, args.search.options());
     if let Some(file) = &args.batch {
         return batch(&mut engine, file);
     }
@@ -240,9 +144,9 @@ pub fn probe(args: ProbeArgs) -> CliResult {
         let m = parse_move(&pos, tb.rules(), text).map_err(|e| format!("move `{text}`: {e}"))?;
         pos = apply(&pos, m);
     }
-    let a = engine.answer(&pos)?;
+    let a = engine.analyse(&pos).map_err(|e| e.to_string())?;
     if args.json {
-        return print_json(&answer_json(&pos, &a));
+        return print_json(&a.to_json());
     }
     print!("{}", draw_nine(&pos));
     println!("{pos}");
@@ -256,14 +160,14 @@ pub fn probe(args: ProbeArgs) -> CliResult {
             " (distance to conversion in plies)"
         }
     );
-    for (m, o, d) in &a.moves {
-        println!("  {:<10} {}", m.to_string(), describe(*o, *d));
+    for m in &a.moves {
+        println!("  {:<10} {}", m.mv.to_string(), describe(m.value, m.dtc));
     }
     Ok(())
 }
 
 /// `solver nine probe --batch FILE`: one JSON line per input line.
-fn batch(engine: &mut Engine, file: &PathBuf) -> CliResult {
+fn batch(engine: &mut Analyst, file: &PathBuf) -> CliResult {
     let f = std::fs::File::open(file).map_err(|e| format!("{}: {e}", file.display()))?;
     let mut failed = 0;
     let stdout = std::io::stdout();
@@ -277,11 +181,11 @@ fn batch(engine: &mut Engine, file: &PathBuf) -> CliResult {
         let result = text
             .parse::<Position>()
             .map_err(|e| format!("bad position: {e}"))
-            .and_then(|pos| engine.answer(&pos).map(|a| (pos, a)));
+            .and_then(|pos| engine.analyse(&pos).map_err(|e| e.to_string()));
         let record = match result {
-            Ok((pos, a)) => {
-                let mut j = answer_json(&pos, &a);
-                j["best"] = a.moves.first().map(|m| m.0.to_string()).into();
+            Ok(a) => {
+                let mut j = a.to_json();
+                j["best"] = a.best().map(|m| m.mv.to_string()).into();
                 j
             }
             Err(e) => {
@@ -301,7 +205,7 @@ fn batch(engine: &mut Engine, file: &PathBuf) -> CliResult {
 /// `solver nine play`: the human against the perfect player.
 pub fn play(args: PlayArgs) -> CliResult {
     let tb = open(&args.tables)?.in_memory_wdl();
-    let mut engine = Engine::new(&tb, &args.search);
+    let mut engine = Analyst::new(&tb, args.search.options());
     let mut pos = super::parse_position(&args.position, Position::start())?;
     pos.validate()
         .map_err(|e| format!("illegal position: {e}"))?;
@@ -340,15 +244,16 @@ pub fn play(args: PlayArgs) -> CliResult {
                 Err(e) => println!("{e}"),
             }
         } else {
-            let Some((m, o, d)) = engine.best(&pos)? else {
+            let Some(best) = engine.best(&pos).map_err(|e| e.to_string())? else {
                 return Err("no legal move for the engine".into());
             };
             println!(
-                "perfect player ({}) plays {m}: {}",
+                "perfect player ({}) plays {}: {}",
                 color_name(pos.to_move),
-                describe(o, d)
+                best.mv,
+                describe(best.value, best.dtc)
             );
-            pos = apply(&pos, m);
+            pos = apply(&pos, best.mv);
         }
     }
 }

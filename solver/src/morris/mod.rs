@@ -2,6 +2,7 @@
 //! Nine Men's Morris tables ([`nine`]), positions and moves, forward and
 //! backward move generation, symmetries and the tablebase index.
 
+pub mod analysis;
 pub mod database;
 pub mod geometry;
 pub mod index;
