@@ -256,7 +256,7 @@ fn verify_passes_and_catches_a_damaged_file() {
     std::fs::write(only33.path().join(name), bytes).unwrap();
     let r = run(&["nine", "verify", "--dir", only33.arg(), "--quiet"]);
     assert!(r.ok, "{}", r.stderr);
-    assert_eq!(r.stdout, "1 subspaces verified, 0 mismatches\n");
+    assert_eq!(r.stdout, "1 tables verified, 0 mismatches\n");
     assert_eq!(r.stderr, "", "--quiet");
     // All three, as JSON.
     let r = run(&["nine", "verify", "--dir", dir.arg(), "--quiet", "--json"]);

@@ -3,7 +3,7 @@
 
 use super::nine_tb::TableArgs;
 use super::{parse_position, print_json, CliResult};
-use crate::morris::analysis::{table_mib, Analyst, SearchOptions};
+use crate::morris::analysis::{table_mib, Analyst, SearchOptions, Source};
 use crate::morris::movegen::{apply, game_over};
 use crate::morris::notation::{draw_nine, parse_move};
 use crate::morris::placement::PlacementSearch;
@@ -95,6 +95,11 @@ pub struct StartArgs {
     /// table whole into memory (uses far less memory, probes far slower).
     #[arg(long)]
     pub mapped: bool,
+    /// Prove the value by the alpha-beta search over the moving-phase tables
+    /// even when placement tables hold it (then both must agree). Without
+    /// placement tables the search always runs.
+    #[arg(long)]
+    pub search: bool,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -154,10 +159,10 @@ pub fn probe(args: ProbeArgs) -> CliResult {
         "{} to move: {}{}",
         color_name(pos.to_move),
         describe(a.value, a.dtc),
-        if pos.placing() {
-            " (placement search)"
-        } else {
-            " (distance to conversion in plies)"
+        match a.source {
+            Source::Search => " (placement search)",
+            Source::Tables if pos.placing() => " (placement tables)",
+            _ => " (distance to conversion in plies)",
         }
     );
     for m in &a.moves {
@@ -273,6 +278,27 @@ pub fn start(args: StartArgs) -> CliResult {
         usize::from,
     );
     let quiet = args.json || args.quiet;
+    let name = match &args.position {
+        Some(_) => format!("{pos}"),
+        None => "Nine Men's Morris start position".to_owned(),
+    };
+    let from_tables = if tb.has_table(&pos) {
+        Some(tb.outcome(&pos).map_err(|e| e.to_string())?)
+    } else {
+        None
+    };
+    if let (Some(value), false) = (from_tables, args.search) {
+        if args.json {
+            return print_json(&json!({
+                "position": pos.to_string(), "value": value.as_str(), "source": "tables",
+            }));
+        }
+        println!(
+            "{name}: {value} for {} (perfect play, from the tables; --search proves it by search)",
+            color_name(pos.to_move)
+        );
+        return Ok(());
+    }
     let subspaces = Tablebases::reachable(&pos);
     tb.check_complete(&subspaces).map_err(|e| e.to_string())?;
     let loading = Instant::now();
@@ -301,21 +327,28 @@ pub fn start(args: StartArgs) -> CliResult {
     let value = search.value(&pos).map_err(|e| e.to_string())?;
     let s = search.stats();
     let seconds = started.elapsed().as_secs_f64();
+    if let Some(stored) = from_tables.filter(|&t| t != value) {
+        return Err(format!(
+            "{name}: the search proves {value} but the tables say {stored}"
+        ));
+    }
     if args.json {
         return print_json(&json!({
             "position": pos.to_string(), "value": value.as_str(), "nodes": s.nodes,
             "probes": s.probes, "tt_entries": s.tt_entries, "seconds": seconds,
-            "threads": threads, "load_seconds": load_seconds,
+            "threads": threads, "load_seconds": load_seconds, "source": "search",
+            "tables": from_tables.map(|t| t.as_str()),
         }));
     }
-    if args.position.is_some() {
-        println!(
-            "{pos}: {value} for {} (perfect play)",
-            color_name(pos.to_move)
-        );
-    } else {
-        println!("Nine Men's Morris start position: {value} for White (perfect play)");
-    }
+    println!(
+        "{name}: {value} for {} (perfect play{})",
+        color_name(pos.to_move),
+        if from_tables.is_some() {
+            "; the placement tables agree"
+        } else {
+            ""
+        }
+    );
     println!(
         "proof: {} nodes, {} tablebase probes, {} transposition entries, {seconds:.1} s on {threads} thread(s) (tables loaded in {load_seconds:.1} s before)",
         s.nodes, s.probes, s.tt_entries

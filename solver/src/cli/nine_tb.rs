@@ -2,8 +2,11 @@
 
 use super::progress::{pair_positions, Progress};
 use super::{print_json, CliResult};
-use crate::morris::database::{self, file_name, pairs, rules_name, scan};
+use crate::morris::database::{self, file_name, pairs, rules_name, scan_all, sector_file_name};
+use crate::morris::index::Subspace;
+use crate::morris::placement_tables;
 use crate::morris::position::Rules;
+use crate::morris::sector::Sector;
 use serde_json::json;
 use std::path::PathBuf;
 
@@ -48,6 +51,15 @@ pub struct GenerateArgs {
     pub tables: TableArgs,
     #[command(flatten)]
     pub job: JobArgs,
+    /// The game with K stones a side (3..=9): only subspaces with at most K
+    /// stones a side and, with --placement, the placement sectors of that
+    /// game (`--stones 4 --placement` builds the whole 4-stone game).
+    #[arg(long, value_name = "K", default_value_t = 9, value_parser = clap::value_parser!(u8).range(3..=9))]
+    pub stones: u8,
+    /// Also build the placement-phase tables (every position with stones in
+    /// hand), after the moving phase they start from: the whole game.
+    #[arg(long)]
+    pub placement: bool,
 }
 
 /// Arguments of `solver nine stats`.
@@ -100,29 +112,53 @@ pub fn with_threads<T: Send>(
 /// `solver nine generate`.
 pub fn generate(args: GenerateArgs) -> CliResult {
     let rules = args.tables.rules();
+    let dir = args.tables.dir.clone();
     // Cheap checks first: the index tables behind the progress total take a second.
     if args.job.threads == Some(0) {
         return Err("--threads must be at least 1".into());
     }
-    if args.tables.dir.exists() && !args.tables.dir.is_dir() {
-        return Err(format!("{}: not a directory", args.tables.dir.display()));
+    if dir.exists() && !dir.is_dir() {
+        return Err(format!("{}: not a directory", dir.display()));
     }
-    let total: u64 = pairs(args.job.max_stones)
+    let k = args.stones;
+    if args.placement && args.job.max_stones < 2 * k {
+        return Err(format!(
+            "--placement needs every moving subspace of the {k}-stone game: drop --max-stones or make it at least {}",
+            2 * k
+        ));
+    }
+    let todo: Vec<Subspace> = pairs(args.job.max_stones)
         .into_iter()
-        .map(pair_positions)
-        .sum();
+        .filter(|p| p.us <= k && p.them <= k)
+        .collect();
+    let sectors = if args.placement {
+        Sector::all(k)
+    } else {
+        Vec::new()
+    };
+    let total: u64 = todo.iter().map(|&p| pair_positions(p)).sum::<u64>()
+        + sectors.iter().map(|s| s.size()).sum::<u64>();
     let progress = Progress::new(args.job.quiet, total, "slots");
-    let dir = args.tables.dir.clone();
     let result = with_threads(args.job.threads, || {
-        database::generate(&dir, rules, args.job.max_stones, &progress)
+        database::generate_pairs(&dir, rules, &todo, &progress)?;
+        if args.placement {
+            placement_tables::generate(&dir, rules, k, &progress)?;
+        }
+        Ok::<(), database::DatabaseError>(())
     })?;
     progress.done();
     result.map_err(|e| e.to_string())?;
     if !args.job.quiet {
+        let what = if args.placement {
+            format!("the whole {k}-stone game (moving and placement phase)")
+        } else if k < 9 {
+            format!("the moving phase of the {k}-stone game")
+        } else {
+            format!("up to {} stones", args.job.max_stones)
+        };
         eprintln!(
-            "tablebases ({}) for up to {} stones are complete in {}",
+            "tablebases ({}) for {what} are complete in {}",
             rules_name(rules),
-            args.job.max_stones,
             dir.display()
         );
     }
@@ -132,8 +168,8 @@ pub fn generate(args: GenerateArgs) -> CliResult {
 /// `solver nine stats`.
 pub fn stats(args: StatsArgs) -> CliResult {
     let rules = args.tables.rules();
-    let tables = scan(&args.tables.dir, rules).map_err(|e| e.to_string())?;
-    if tables.is_empty() {
+    let (tables, sectors) = scan_all(&args.tables.dir, rules).map_err(|e| e.to_string())?;
+    if tables.is_empty() && sectors.is_empty() {
         return Err(format!(
             "no {} tablebases in {}",
             rules_name(rules),
@@ -158,10 +194,29 @@ pub fn stats(args: StatsArgs) -> CliResult {
         "subspaces": tables.len(), "positions": totals[0], "wins": totals[1],
         "losses": totals[2], "draws": totals[3], "bytes": totals[4],
     });
+    let mut sector_rows = Vec::new();
+    let mut sector_totals = [0u64; 5];
+    for (sector, table) in &sectors {
+        let h = table.header();
+        let row = [h.positions, h.wins, h.losses, h.draws, table.bytes()];
+        for (t, v) in sector_totals.iter_mut().zip(row) {
+            *t += v;
+        }
+        sector_rows.push(json!({
+            "white": sector.us, "black": sector.them, "white_hand": sector.us_hand,
+            "black_hand": sector.them_hand, "positions": h.positions, "wins": h.wins,
+            "losses": h.losses, "draws": h.draws, "bytes": table.bytes(),
+        }));
+    }
+    let sector_totals_json = json!({
+        "sectors": sectors.len(), "positions": sector_totals[0], "wins": sector_totals[1],
+        "losses": sector_totals[2], "draws": sector_totals[3], "bytes": sector_totals[4],
+    });
     if args.json {
-        return print_json(
-            &json!({ "rules": rules_name(rules), "subspaces": rows, "totals": totals_json }),
-        );
+        return print_json(&json!({
+            "rules": rules_name(rules), "subspaces": rows, "totals": totals_json,
+            "sectors": sector_rows, "sector_totals": sector_totals_json,
+        }));
     }
     println!(
         "{:>5} {:>13} {:>13} {:>13} {:>13} {:>7} {:>8} {:>13}",
@@ -185,6 +240,35 @@ pub fn stats(args: StatsArgs) -> CliResult {
         "{:>5} {:>13} {:>13} {:>13} {:>13} {:>7} {:>8} {:>13}",
         "all", totals[0], totals[1], totals[2], totals[3], "", "", totals[4]
     );
+    if !sectors.is_empty() {
+        println!();
+        println!("placement sectors (side to move's stones on the board and in hand, then the opponent's; win/draw/loss only)");
+        println!(
+            "{:>9} {:>13} {:>13} {:>13} {:>13} {:>13}",
+            "w-b-wf-bf", "positions", "wins", "losses", "draws", "bytes"
+        );
+        for (sector, table) in &sectors {
+            let h = table.header();
+            println!(
+                "{:>9} {:>13} {:>13} {:>13} {:>13} {:>13}",
+                sector.to_string(),
+                h.positions,
+                h.wins,
+                h.losses,
+                h.draws,
+                table.bytes()
+            );
+        }
+        println!(
+            "{:>9} {:>13} {:>13} {:>13} {:>13} {:>13}",
+            "all",
+            sector_totals[0],
+            sector_totals[1],
+            sector_totals[2],
+            sector_totals[3],
+            sector_totals[4]
+        );
+    }
     Ok(())
 }
 
@@ -192,21 +276,28 @@ pub fn stats(args: StatsArgs) -> CliResult {
 pub fn verify(args: VerifyArgs) -> CliResult {
     let rules = args.tables.rules();
     let dir = &args.tables.dir;
-    let tables = scan(dir, rules).map_err(|e| e.to_string())?;
-    if tables.is_empty() {
+    let (tables, sectors) = scan_all(dir, rules).map_err(|e| e.to_string())?;
+    if tables.is_empty() && sectors.is_empty() {
         return Err(format!(
             "no {} tablebases in {}",
             rules_name(rules),
             dir.display()
         ));
     }
+    let band = args.min_stones..=args.job.max_stones;
     let chosen: Vec<_> = tables
         .iter()
-        .filter(|(s, _)| (args.min_stones..=args.job.max_stones).contains(&(s.us + s.them)))
+        .filter(|(s, _)| band.contains(&(s.us + s.them)))
         .collect();
-    let per =
-        |s: &crate::morris::index::Subspace| args.sample.map_or(s.size(), |n| n.min(s.size()));
-    let total: u64 = chosen.iter().map(|(s, _)| per(s)).sum();
+    // Sectors by their stones in all, on the board and in hand.
+    let chosen_sectors: Vec<Sector> = sectors
+        .keys()
+        .filter(|s| band.contains(&(s.us + s.them + s.hands())))
+        .copied()
+        .collect();
+    let per = |size: u64| args.sample.map_or(size, |n| n.min(size));
+    let total: u64 = chosen.iter().map(|(s, _)| per(s.size())).sum::<u64>()
+        + chosen_sectors.iter().map(|s| per(s.size())).sum::<u64>();
     let progress = Progress::new(args.job.quiet, total, "slots");
     let mut report = Vec::new();
     let mut failures = 0u64;
@@ -216,7 +307,7 @@ pub fn verify(args: VerifyArgs) -> CliResult {
             database::verify(&tables, rules, *sub, 10, args.sample, &progress)
         })?
         .map_err(|e| e.to_string())?;
-        progress.advance_overall(per(sub));
+        progress.advance_overall(per(sub.size()));
         failures += bad.len() as u64;
         for m in &bad {
             let (us, them) = crate::morris::index::position(*sub, m.slot).unwrap_or((0, 0));
@@ -237,11 +328,39 @@ pub fn verify(args: VerifyArgs) -> CliResult {
             "file": file_name(dir, rules, *sub).display().to_string()}),
         );
     }
+    for &sector in &chosen_sectors {
+        let (checked, bad) = with_threads(args.job.threads, || {
+            placement_tables::verify(dir, rules, sector, 10, args.sample, &progress)
+        })?
+        .map_err(|e| e.to_string())?;
+        progress.advance_overall(per(sector.size()));
+        failures += bad.len() as u64;
+        for m in &bad {
+            let (us, them) = crate::morris::index::position(m.subspace, m.slot).unwrap_or((0, 0));
+            progress.log(&format!(
+                "{sector} slot {}: stored {} but successors give {} ({})",
+                m.slot,
+                m.stored.outcome(),
+                m.recomputed.outcome(),
+                sector.position(us, them)
+            ));
+        }
+        progress.log(&format!(
+            "{sector}: {checked} positions checked, {} mismatches",
+            bad.len()
+        ));
+        report.push(json!({
+            "white": sector.us, "black": sector.them, "white_hand": sector.us_hand,
+            "black_hand": sector.them_hand, "checked": checked, "mismatches": bad.len(),
+            "file": sector_file_name(dir, rules, sector).display().to_string(),
+        }));
+    }
     progress.done();
+    let count = chosen.len() + chosen_sectors.len();
     if args.json {
         print_json(&json!({"subspaces": report, "mismatches": failures}))?;
     } else {
-        println!("{} subspaces verified, {failures} mismatches", chosen.len());
+        println!("{count} tables verified, {failures} mismatches");
     }
     if failures > 0 {
         return Err(format!(

@@ -4,6 +4,8 @@
 
 use crate::morris::database::GenerateObserver;
 use crate::morris::index::Subspace;
+use crate::morris::placement_tables::SectorObserver;
+use crate::morris::sector::Sector;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::sync::Mutex;
 use tablebase::retro::Observer;
@@ -112,6 +114,21 @@ impl GenerateObserver for Progress {
             positions as f64 / seconds.max(1e-9) / 1e6
         ));
         self.advance_overall(pair_positions(pair));
+    }
+}
+
+impl SectorObserver for Progress {
+    fn skipped(&self, sector: Sector) {
+        self.log(&format!("{sector}: complete on disk, skipped"));
+        self.advance_overall(sector.size());
+    }
+
+    fn solved(&self, sector: Sector, slots: u64, seconds: f64) {
+        self.log(&format!(
+            "{sector}: solved {slots} slots in {seconds:.1} s ({:.2} M slots/s)",
+            slots as f64 / seconds.max(1e-9) / 1e6
+        ));
+        self.advance_overall(slots);
     }
 }
 

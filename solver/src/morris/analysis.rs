@@ -1,7 +1,8 @@
 //! The full answer about one Nine Men's Morris position — its value, its
 //! distance to conversion and every legal move with its value — from
 //! whatever knows it: the tablebases in the moving phase, the placement
-//! search over them before. One implementation behind `solver nine probe`,
+//! tables before it when the directory has them, else the placement search
+//! over the moving-phase tables. One implementation behind `solver nine probe`,
 //! `play`, the web API and the Python module, so all of them answer alike.
 
 use super::movegen::game_over;
@@ -59,7 +60,7 @@ pub struct MoveValue {
 pub enum Source {
     /// The game is over: the side to move has lost.
     GameOver,
-    /// The moving-phase tablebases.
+    /// The tablebases (moving phase or placement sectors).
     Tables,
     /// The placement search over the tablebases.
     Search,
@@ -175,6 +176,23 @@ impl<'a> Analyst<'a> {
                 source: Source::GameOver,
             });
         }
+        if pos.placing() && tb.has_table(pos) {
+            let moves = tb.move_outcomes(pos)?;
+            return Ok(Analysis {
+                position: *pos,
+                value: tb.outcome(pos)?,
+                dtc: None,
+                moves: moves
+                    .into_iter()
+                    .map(|(mv, value)| MoveValue {
+                        mv,
+                        value,
+                        dtc: None,
+                    })
+                    .collect(),
+                source: Source::Tables,
+            });
+        }
         if pos.placing() {
             let moves = self.placement(pos)?.move_values(pos)?;
             let value = moves.first().map_or(Outcome::Loss, |m| m.1);
@@ -215,7 +233,7 @@ impl<'a> Analyst<'a> {
     /// found faster in the placement phase (one best move, not every
     /// move's value). `None` when the game is over.
     pub fn best(&mut self, pos: &Position) -> Result<Option<MoveValue>, AnalysisError> {
-        if pos.placing() {
+        if pos.placing() && !self.tb.has_table(pos) {
             pos.validate().map_err(ProbeError::from)?;
             if game_over(pos, self.tb.rules()).is_some() {
                 return Ok(None);

@@ -14,6 +14,8 @@ pub mod notation;
 pub mod pair;
 pub mod perft;
 pub mod placement;
+pub mod placement_tables;
 pub mod position;
 pub mod probe;
+pub mod sector;
 pub mod three;

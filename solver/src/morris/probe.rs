@@ -1,6 +1,8 @@
 //! Probing Nine Men's Morris tablebases: the value and distance to
 //! conversion of any legal moving-phase position (either side to move, any
-//! orientation), and the value of every legal move.
+//! orientation), and the value of every legal move; with placement tables
+//! (see [`super::placement_tables`]), the win/draw/loss of every position
+//! of the game ([`Tablebases::outcome`], [`Tablebases::move_outcomes`]).
 //!
 //! ```no_run
 //! use solver::morris::position::{Position, Rules};
@@ -16,10 +18,11 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use super::database::{file_name, open_checked, DatabaseError};
+use super::database::{file_name, open_checked, open_table, sector_file_name, DatabaseError};
 use super::index::{self, Subspace};
 use super::movegen::{apply, for_each_move, game_over};
 use super::position::{Color, Move, Position, PositionError, Rules};
+use super::sector::{Sector, TableId};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
@@ -37,8 +40,11 @@ pub enum ProbeError {
     /// A tablebase file is missing, damaged or of another rule set.
     #[error(transparent)]
     Table(#[from] DatabaseError),
-    /// The position is still in the placement phase (use the placement search).
-    #[error("the position is in the placement phase; the tablebases hold the moving phase")]
+    /// The position is still in the placement phase (use the placement
+    /// search, or [`Tablebases::outcome`] with placement tables).
+    #[error(
+        "the position is in the placement phase; distances are known for the moving phase only"
+    )]
     Placement,
     /// The tablebase directory does not exist.
     #[error("{0}: no such tablebase directory")]
@@ -65,8 +71,13 @@ pub struct Tablebases {
     dir: PathBuf,
     rules: Rules,
     tables: RwLock<HashMap<Subspace, Arc<Table>>>,
+    /// Placement sectors opened so far (`None`: no such file).
+    sectors: RwLock<HashMap<Sector, Option<Arc<Table>>>>,
     /// Whole tables in memory, if asked for.
     memory: Memory,
+    /// Placement sectors' outcomes in memory (with [`Memory::Wdl`]), by
+    /// [`sector_cell`].
+    sector_cells: OnceLock<Vec<OnceLock<Wdl>>>,
     /// Held while a table is loaded whole, so it is loaded once.
     loading: Mutex<()>,
     /// The pool that loads whole tables (see [`Tablebases::loader`]).
@@ -83,7 +94,9 @@ impl Tablebases {
             dir: dir.to_owned(),
             rules,
             tables: RwLock::new(HashMap::new()),
+            sectors: RwLock::new(HashMap::new()),
             memory: Memory::Mapped,
+            sector_cells: OnceLock::new(),
             loading: Mutex::new(()),
             loader: OnceLock::new(),
         })
@@ -118,6 +131,16 @@ impl Tablebases {
             return Err(DatabaseError::Missing(file_name(&self.dir, self.rules, sub)).into());
         }
         let cell = &cells[10 * sub.us as usize + sub.them as usize];
+        self.fill(cell, || self.table(sub), load)
+    }
+
+    /// The content of `cell`, loaded from `table()` on first use.
+    fn fill<'s, T: Send>(
+        &'s self,
+        cell: &'s OnceLock<T>,
+        table: impl FnOnce() -> Result<Arc<Table>, ProbeError>,
+        load: impl FnOnce(&Table) -> Result<T, FormatError> + Send,
+    ) -> Result<&'s T, ProbeError> {
         if let Some(r) = cell.get() {
             return Ok(r);
         }
@@ -125,7 +148,7 @@ impl Tablebases {
         if let Some(r) = cell.get() {
             return Ok(r);
         }
-        let table = self.table(sub)?;
+        let table = table()?;
         // A load is itself parallel. It runs on a pool of its own, entered
         // from a plain thread that blocks until it is done: threads of any
         // other pool (a search's, or the global one where callers may be
@@ -245,6 +268,96 @@ impl Tablebases {
         Ok(self.probe_bits(us, them)?.outcome())
     }
 
+    /// The table of a placement sector, opened on first use; `None` when
+    /// the directory has no such file.
+    pub fn sector_table(&self, sector: Sector) -> Result<Option<Arc<Table>>, ProbeError> {
+        if let Some(t) = self
+            .sectors
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&sector)
+        {
+            return Ok(t.clone());
+        }
+        let path = sector_file_name(&self.dir, self.rules, sector);
+        let table = if path.exists() {
+            Some(Arc::new(open_table(
+                &path,
+                self.rules,
+                TableId::Placement(sector),
+            )?))
+        } else {
+            None
+        };
+        let mut sectors = self.sectors.write().unwrap_or_else(|e| e.into_inner());
+        Ok(sectors.entry(sector).or_insert(table).clone())
+    }
+
+    /// Are there tables for this position: the moving-phase subspace, or
+    /// the placement sector? (`false` for an illegal position.)
+    pub fn has_table(&self, pos: &Position) -> bool {
+        if pos.validate().is_err() {
+            return false;
+        }
+        match Sector::of(pos) {
+            Some(sector) => matches!(self.sector_table(sector), Ok(Some(_))),
+            None => self.table(Subspace::of(pos.us(), pos.them())).is_ok(),
+        }
+    }
+
+    /// Win, draw or loss of a legal position of any phase for the side to
+    /// move, from the tables (moving phase, or placement sectors). A
+    /// finished game is a loss; a missing table is an error.
+    pub fn outcome(&self, pos: &Position) -> Result<Outcome, ProbeError> {
+        pos.validate()?;
+        self.outcome_of_legal(pos)
+    }
+
+    fn outcome_of_legal(&self, pos: &Position) -> Result<Outcome, ProbeError> {
+        if game_over(pos, self.rules).is_some() {
+            return Ok(Outcome::Loss);
+        }
+        let Some(sector) = Sector::of(pos) else {
+            return self.probe_outcome(pos.us(), pos.them());
+        };
+        let slot = index::index(pos.us(), pos.them());
+        if let Memory::Wdl(_) = &self.memory {
+            let cells = self
+                .sector_cells
+                .get_or_init(|| (0..SECTOR_CELLS).map(|_| OnceLock::new()).collect());
+            let wdl = self.fill(
+                &cells[sector_cell(sector)],
+                || self.existing_sector(sector),
+                Wdl::load,
+            )?;
+            return Ok(wdl.get(slot).unwrap_or(Outcome::Draw));
+        }
+        let table = self.existing_sector(sector)?;
+        Ok(table.get(slot).map_err(DatabaseError::from)?.outcome())
+    }
+
+    /// The table of a sector, or the error that names its missing file.
+    fn existing_sector(&self, sector: Sector) -> Result<Arc<Table>, ProbeError> {
+        self.sector_table(sector)?.ok_or_else(|| {
+            DatabaseError::Missing(sector_file_name(&self.dir, self.rules, sector)).into()
+        })
+    }
+
+    /// Every legal move of a legal position of any phase with its outcome
+    /// for the side to move, best first (wins, draws, losses; generation
+    /// order within each), from the tables.
+    pub fn move_outcomes(&self, pos: &Position) -> Result<Vec<(Move, Outcome)>, ProbeError> {
+        pos.validate()?;
+        let mut moves = Vec::new();
+        for_each_move(pos, self.rules, |m| moves.push(m));
+        let mut out = moves
+            .into_iter()
+            .map(|m| Ok((m, self.outcome_of_legal(&apply(pos, m))?.flip())))
+            .collect::<Result<Vec<_>, ProbeError>>()?;
+        out.sort_by_key(|&(_, o)| std::cmp::Reverse(o));
+        Ok(out)
+    }
+
     /// Value of a legal moving-phase position for the side to move, with the
     /// distance to conversion in plies. A finished game is a loss in 0.
     pub fn probe(&self, pos: &Position) -> Result<Value, ProbeError> {
@@ -290,6 +403,16 @@ impl Tablebases {
         moves.sort_by_key(|&(m, v)| (preference(v), m));
         Ok(moves)
     }
+}
+
+/// Number of [`sector_cell`]s.
+const SECTOR_CELLS: usize = 2000;
+
+/// The in-memory cell of a placement sector: board counts and hands below
+/// 10, hands equal or one apart.
+fn sector_cell(s: Sector) -> usize {
+    ((s.us as usize * 10 + s.them as usize) * 10 + s.us_hand as usize) * 2
+        + (s.us_hand - s.them_hand) as usize
 }
 
 /// The value of a move for its mover, given the value `child` of the

@@ -1,0 +1,280 @@
+//! The placement-phase tablebases: every sector of the game (see
+//! [`super::sector`]) solved in one forward pass each, in order of the
+//! stones left in hand, from the moving-phase tables up to the empty
+//! board; and their verification.
+//!
+//! A sector's successors lie in at most two tables (a placement with or
+//! without a removal), both solved before it. Those are held in memory as
+//! two-bit outcomes while the sectors that need them are solved; the
+//! sector's own values are written as win/draw/loss entries (`2`, `1`,
+//! `0`: placement tables carry no distance) in the usual file format.
+
+use super::database::{
+    file_name, open_table, scan_all, sector_file_name, sector_label, DatabaseError, Mismatch,
+};
+use super::index::{self, Subspace};
+use super::position::Rules;
+use super::sector::{recompute, Sector, TableId};
+use rayon::prelude::*;
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+use tablebase::format::{summarize, write_table};
+use tablebase::reader::Table;
+use tablebase::resident::Wdl;
+use tablebase::retro::Observer;
+use tablebase::{Outcome, Value};
+
+/// zstd level of placement tables: they hold three values, which compress
+/// well at a fast level.
+const ZSTD_LEVEL: i32 = 3;
+
+/// Slots solved per parallel task.
+const CHUNK: u64 = 1 << 14;
+
+/// What [`generate`] reports about each sector it solves or skips.
+pub trait SectorObserver: Observer {
+    /// A sector was found complete on disk.
+    fn skipped(&self, _sector: Sector) {}
+    /// A sector was solved and written.
+    fn solved(&self, _sector: Sector, _slots: u64, _seconds: f64) {}
+}
+
+/// The stored form of an outcome in a placement table.
+pub fn stored(o: Outcome) -> Value {
+    match o {
+        Outcome::Win => Value::win(1),
+        Outcome::Loss => Value::loss(0),
+        Outcome::Draw => Value::DRAW,
+    }
+}
+
+/// Outcomes of the tables successors lie in, loaded on demand and kept
+/// while needed.
+struct Successors<'a> {
+    dir: &'a Path,
+    rules: Rules,
+    moving: &'a BTreeMap<Subspace, Table>,
+    loaded: HashMap<TableId, Arc<Wdl>>,
+}
+
+impl Successors<'_> {
+    fn get(
+        &mut self,
+        id: TableId,
+        placement: &BTreeMap<Sector, Table>,
+    ) -> Result<Arc<Wdl>, DatabaseError> {
+        if let Some(w) = self.loaded.get(&id) {
+            return Ok(w.clone());
+        }
+        let table = match id {
+            TableId::Moving(sub) => self.moving.get(&sub),
+            TableId::Placement(s) => placement.get(&s),
+        }
+        .ok_or_else(|| {
+            DatabaseError::Missing(super::database::table_file_name(self.dir, self.rules, id))
+        })?;
+        let w = Arc::new(Wdl::load(table)?);
+        self.loaded.insert(id, w.clone());
+        Ok(w)
+    }
+
+    /// Forget every table no sector from `keep` on needs.
+    fn retain(&mut self, keep: &[Sector]) {
+        let needed: Vec<TableId> = keep
+            .iter()
+            .flat_map(|s| [s.after(false), s.after(s.them > 0)])
+            .collect();
+        self.loaded.retain(|id, _| needed.contains(id));
+    }
+}
+
+/// The successor tables of `sector`, `None` where no lookup is ever made
+/// (a removal is impossible, or wins at once).
+type Pair = (Arc<Wdl>, Option<Arc<Wdl>>);
+
+fn successors(
+    sector: Sector,
+    succ: &mut Successors,
+    placement: &BTreeMap<Sector, Table>,
+) -> Result<Pair, DatabaseError> {
+    let plain = succ.get(sector.after(false), placement)?;
+    let removal = if sector.them > 0 && !sector.removal_wins() {
+        Some(succ.get(sector.after(true), placement)?)
+    } else {
+        None
+    };
+    Ok((plain, removal))
+}
+
+/// The value of every slot of `sector` (unused slots hold draws).
+pub fn solve_sector(
+    sector: Sector,
+    plain: &Wdl,
+    removal: Option<&Wdl>,
+    observer: &dyn Observer,
+) -> Vec<Value> {
+    let sub = sector.subspace();
+    let size = sub.size();
+    let plain_fn = |slot: u64| plain.get(slot).unwrap_or(Outcome::Draw);
+    let removal_fn = |slot: u64| removal.and_then(|r| r.get(slot)).unwrap_or(Outcome::Draw);
+    let mut values = vec![Value::DRAW; size as usize];
+    values
+        .par_chunks_mut(CHUNK as usize)
+        .enumerate()
+        .for_each(|(c, out)| {
+            let start = c as u64 * CHUNK;
+            for (i, v) in out.iter_mut().enumerate() {
+                if let Some((us, them)) = index::position(sub, start + i as u64) {
+                    *v = stored(recompute(sector, us, them, &plain_fn, &removal_fn));
+                }
+            }
+            observer.advance(out.len() as u64);
+        });
+    values
+}
+
+/// Generate every placement sector of the game with `stones` stones a
+/// side into `dir`, skipping sectors whose files are complete and valid.
+/// The moving-phase subspaces with at most `stones` stones a side must be
+/// there (see [`super::database::generate`]).
+pub fn generate(
+    dir: &Path,
+    rules: Rules,
+    stones: u8,
+    observer: &dyn SectorObserver,
+) -> Result<(), DatabaseError> {
+    let (moving, mut placement) = scan_all(dir, rules)?;
+    index::warm_up();
+    let sectors = Sector::all(stones);
+    let mut succ = Successors {
+        dir,
+        rules,
+        moving: &moving,
+        loaded: HashMap::new(),
+    };
+    for (i, &sector) in sectors.iter().enumerate() {
+        if let Some(t) = placement.get(&sector) {
+            t.verify()?;
+            observer.skipped(sector);
+            continue;
+        }
+        succ.retain(&sectors[i..]);
+        let (plain, removal) = successors(sector, &mut succ, &placement)?;
+        let start = Instant::now();
+        observer.start(&sector.to_string(), sector.size());
+        let values = solve_sector(sector, &plain, removal.as_deref(), observer);
+        observer.finish();
+        let mut header = summarize(&values, index::positions(sector.subspace()));
+        header.label = sector_label(rules, sector);
+        let path = sector_file_name(dir, rules, sector);
+        write_table(&path, &header, &values, ZSTD_LEVEL)?;
+        placement.insert(
+            sector,
+            open_table(&path, rules, TableId::Placement(sector))?,
+        );
+        observer.solved(sector, sector.size(), start.elapsed().as_secs_f64());
+    }
+    Ok(())
+}
+
+/// Recompute the stored values of `sector` from its successors' stored
+/// values, all slots or `sample` random ones; returns the positions checked
+/// and the first mismatches (at most `limit`).
+pub fn verify(
+    dir: &Path,
+    rules: Rules,
+    sector: Sector,
+    limit: usize,
+    sample: Option<u64>,
+    observer: &dyn Observer,
+) -> Result<(u64, Vec<Mismatch>), DatabaseError> {
+    let (moving, placement) = scan_all(dir, rules)?;
+    let own = placement
+        .get(&sector)
+        .ok_or_else(|| DatabaseError::Missing(sector_file_name(dir, rules, sector)))?;
+    own.verify()?;
+    let own = Wdl::load(own)?;
+    let mut succ = Successors {
+        dir,
+        rules,
+        moving: &moving,
+        loaded: HashMap::new(),
+    };
+    let (plain, removal) = successors(sector, &mut succ, &placement)?;
+    let plain_fn = |slot: u64| plain.get(slot).unwrap_or(Outcome::Draw);
+    let removal_fn = |slot: u64| {
+        removal
+            .as_ref()
+            .and_then(|r| r.get(slot))
+            .unwrap_or(Outcome::Draw)
+    };
+    let sub = sector.subspace();
+    let size = sub.size();
+    let count = sample.map_or(size, |n| n.min(size));
+    let slot_at = |i: u64| match sample {
+        None => i,
+        Some(_) => {
+            splitmix(
+                i ^ (sub.us as u64) << 40 ^ (sub.them as u64) << 48 ^ (sector.us_hand as u64) << 56,
+            ) % size
+        }
+    };
+    observer.start(&format!("verify {sector}"), count);
+    let results: Vec<(u64, Vec<Mismatch>)> = (0..count.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let mut checked = 0;
+            let mut bad = Vec::new();
+            let range = c * CHUNK..((c + 1) * CHUNK).min(count);
+            for slot in range.clone().map(slot_at) {
+                let Some((us, them)) = index::position(sub, slot) else {
+                    continue;
+                };
+                checked += 1;
+                let v = recompute(sector, us, them, &plain_fn, &removal_fn);
+                let s = own.get(slot).unwrap_or(Outcome::Draw);
+                if v != s && bad.len() < limit {
+                    bad.push(Mismatch {
+                        subspace: sub,
+                        slot,
+                        stored: stored(s),
+                        recomputed: stored(v),
+                    });
+                }
+            }
+            observer.advance(range.end - range.start);
+            (checked, bad)
+        })
+        .collect();
+    observer.finish();
+    let checked = results.iter().map(|r| r.0).sum();
+    let mut bad: Vec<Mismatch> = results.into_iter().flat_map(|r| r.1).collect();
+    bad.truncate(limit);
+    Ok((checked, bad))
+}
+
+/// A reproducible pseudo-random number from `i` (splitmix64).
+fn splitmix(i: u64) -> u64 {
+    let mut z = i.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ z >> 30).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ z >> 27).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ z >> 31
+}
+
+/// The moving-phase files the placement sectors of a `stones`-stone game
+/// need, that are missing from `tables`.
+pub fn missing_moving(dir: &Path, rules: Rules, stones: u8) -> Vec<std::path::PathBuf> {
+    let have = super::database::scan(dir, rules).unwrap_or_default();
+    let mut out = Vec::new();
+    for us in 3..=stones {
+        for them in 3..=stones {
+            let sub = Subspace::new(us, them);
+            if !have.contains_key(&sub) {
+                out.push(file_name(dir, rules, sub));
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,246 @@
+//! Placement-phase sectors: the positions with stones still in hand,
+//! grouped as Malom groups them, and the forward rule that gives each one
+//! its value from the sector its placements lead into.
+//!
+//! A sector `(w, b, wf, bf)` holds every position whose side to move has
+//! `w` stones on the board and `wf ≥ 1` in hand, and whose opponent has `b`
+//! on the board and `bf` in hand, `bf = wf` (White to move) or `bf = wf − 1`
+//! (Black to move, White having placed once more). Its slots are those of
+//! the moving-phase subspace `(w, b)` (see [`super::index`]), so slot `h` of
+//! our sector is slot `h` of Malom's `std_w_b_wf_bf.sec2`.
+//!
+//! The placement phase has no cycles: every placement lowers the mover's
+//! hand, so a sector's values follow in one forward pass from the sectors
+//! with one stone less in hand ([`Sector::after`]), down to the moving
+//! phase. Sectors are solved in order of the stones left in hand.
+
+use super::geometry::Bits;
+use super::index::{self, Mover, Subspace};
+use super::nine::{in_mill, points, removable, FULL};
+use super::position::{Color, Position};
+use tablebase::Outcome;
+
+/// A placement sector, mover-relative: stones on the board and in hand of
+/// the side to move and of the opponent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Sector {
+    /// Stones on the board, side to move.
+    pub us: u8,
+    /// Stones on the board, opponent.
+    pub them: u8,
+    /// Stones in hand, side to move (at least 1).
+    pub us_hand: u8,
+    /// Stones in hand, opponent (`us_hand` or `us_hand − 1`).
+    pub them_hand: u8,
+}
+
+/// A table of the directory: a placement sector or a moving-phase subspace
+/// (where a placement leads: another sector, or the moving phase).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum TableId {
+    /// The opponent still has stones in hand.
+    Placement(Sector),
+    /// Both hands are empty: a moving-phase subspace (opponent to move).
+    Moving(Subspace),
+}
+
+impl Sector {
+    /// The sector `(us, them, us_hand, them_hand)`.
+    pub const fn new(us: u8, them: u8, us_hand: u8, them_hand: u8) -> Sector {
+        Sector {
+            us,
+            them,
+            us_hand,
+            them_hand,
+        }
+    }
+
+    /// The sector of a placement position, or `None` in the moving phase.
+    pub fn of(pos: &Position) -> Option<Sector> {
+        pos.placing().then(|| {
+            Sector::new(
+                pos.us().count_ones() as u8,
+                pos.them().count_ones() as u8,
+                pos.our_hand(),
+                pos.their_hand(),
+            )
+        })
+    }
+
+    /// The moving-phase subspace whose index this sector uses.
+    pub const fn subspace(self) -> Subspace {
+        Subspace::new(self.us, self.them)
+    }
+
+    /// Number of index slots.
+    pub fn size(self) -> u64 {
+        self.subspace().size()
+    }
+
+    /// Stones left in hand on both sides: sectors with fewer are solved first.
+    pub const fn hands(self) -> u8 {
+        self.us_hand + self.them_hand
+    }
+
+    /// The side to move: White while the hands are equal.
+    pub const fn to_move(self) -> Color {
+        if self.us_hand == self.them_hand {
+            Color::White
+        } else {
+            Color::Black
+        }
+    }
+
+    /// Can a game with at most `stones` stones a side reach this sector?
+    /// Both sides have at least 3 stones (board and hand), and at most what
+    /// they have placed on the board; the opponent has a stone on the board
+    /// unless the board is empty at the start of a game (its last
+    /// placement is still there when the side to move moves).
+    pub fn in_game(self, stones: u8) -> bool {
+        let hands_ok = self.us_hand >= 1
+            && (self.them_hand == self.us_hand || self.them_hand + 1 == self.us_hand);
+        hands_ok
+            && self.us_hand <= stones
+            && self.us + self.us_hand <= stones
+            && self.them + self.them_hand <= stones
+            && self.us + self.us_hand >= 3
+            && self.them + self.them_hand >= 3
+            && (self.them >= 1 || (self.us == 0 && self.them_hand == self.us_hand))
+    }
+
+    /// Every sector of the game with `stones` stones a side (3..=9), in the
+    /// order they are solved: by stones left in hand, then by board.
+    /// Includes the empty boards of the smaller games (`(0, 0, k, k)`).
+    pub fn all(stones: u8) -> Vec<Sector> {
+        let mut out = Vec::new();
+        for hands in 1..=2 * stones {
+            for us_hand in hands.div_ceil(2)..=hands.min(stones) {
+                let them_hand = hands - us_hand;
+                for us in 0..=stones {
+                    for them in 0..=stones {
+                        let s = Sector::new(us, them, us_hand, them_hand);
+                        if s.in_game(stones) {
+                            out.push(s);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The table a placement of the side to move leads into (seen from
+    /// the opponent, who moves next), with or without a removal.
+    pub const fn after(self, removal: bool) -> TableId {
+        let them = if removal { self.them - 1 } else { self.them };
+        if self.them_hand == 0 && self.us_hand == 1 {
+            TableId::Moving(Subspace::new(them, self.us + 1))
+        } else {
+            TableId::Placement(Sector::new(
+                them,
+                self.us + 1,
+                self.them_hand,
+                self.us_hand - 1,
+            ))
+        }
+    }
+
+    /// Does a removal leave the opponent with fewer than 3 stones (so the
+    /// placement that makes it wins at once)?
+    pub const fn removal_wins(self) -> bool {
+        self.them + self.them_hand < 4
+    }
+
+    /// A position of this sector from mover-relative bitboards.
+    pub fn position(self, us: Bits, them: Bits) -> Position {
+        let to_move = self.to_move();
+        let mut pos = Position::from_mover(us, them, to_move);
+        pos.hand[to_move.index()] = self.us_hand;
+        pos.hand[to_move.other().index()] = self.them_hand;
+        pos
+    }
+}
+
+impl std::fmt::Display for Sector {
+    /// `w-b-wf-bf`, Malom's order.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}-{}-{}-{}",
+            self.us, self.them, self.us_hand, self.them_hand
+        )
+    }
+}
+
+/// The value of the position `(us, them)` of `sector` for the side to
+/// move, from the outcomes of the positions its placements lead into:
+/// `plain(slot)` in [`Sector::after`]`(false)`, `removal(slot)` in
+/// `after(true)` (slots of the opponent-to-move positions). A win as soon
+/// as one placement leaves the opponent lost; else a draw if one draws.
+#[inline]
+pub fn recompute(
+    sector: Sector,
+    us: Bits,
+    them: Bits,
+    plain: &impl Fn(u64) -> Outcome,
+    removal: &impl Fn(u64) -> Outcome,
+) -> Outcome {
+    let empty = !(us | them) & FULL;
+    if sector.us + sector.us_hand < 3 || empty == 0 {
+        return Outcome::Loss;
+    }
+    // With no opponent stone on the board a mill removes nothing.
+    let taken = if them == 0 { 0 } else { removable(them) };
+    let next = Mover::new(them, u32::from(sector.us) + 1);
+    let mut best = Outcome::Loss;
+    for p in points(empty) {
+        let placed = us | 1 << p;
+        if taken != 0 && in_mill(placed, p) {
+            if sector.removal_wins() {
+                return Outcome::Win;
+            }
+            for r in points(taken) {
+                match removal(index::index(them & !(1 << r), placed)) {
+                    Outcome::Loss => return Outcome::Win,
+                    Outcome::Draw => best = Outcome::Draw,
+                    Outcome::Win => {}
+                }
+            }
+        } else {
+            match plain(next.index(placed)) {
+                Outcome::Loss => return Outcome::Win,
+                Outcome::Draw => best = Outcome::Draw,
+                Outcome::Win => {}
+            }
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_nine_stone_game_has_maloms_sectors_plus_the_smaller_starts() {
+        // Malom's std.secval lists 449 placement sectors for the standard
+        // game; ours add the empty boards of the 3..8-stone games.
+        let all = Sector::all(9);
+        assert_eq!(all.len(), 449 + 6);
+        for k in 3..=8 {
+            assert!(all.contains(&Sector::new(0, 0, k, k)));
+        }
+        // Dependency order: every successor is solved before.
+        for (i, s) in all.iter().enumerate() {
+            for removal in [false, true] {
+                if removal && (s.them == 0 || s.removal_wins()) {
+                    continue;
+                }
+                if let TableId::Placement(next) = s.after(removal) {
+                    let j = all.iter().position(|t| *t == next);
+                    assert!(j.is_some_and(|j| j < i), "{s} -> {next}");
+                }
+            }
+        }
+    }
+}
