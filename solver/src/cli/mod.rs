@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 pub mod nine;
+pub mod nine_malom;
 pub mod nine_probe;
 pub mod nine_tb;
 pub mod progress;

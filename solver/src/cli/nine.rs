@@ -59,6 +59,9 @@ pub enum Command {
     /// Prove the value of the start position (needs all 49 subspaces), or
     /// of any position (needs the subspaces it can reach).
     Start(super::nine_probe::StartArgs),
+    /// Compare every position of Malom's sector files in a directory with
+    /// our tables and print the counts of agreement.
+    MalomCompare(super::nine_malom::MalomArgs),
 }
 
 /// Run a `solver nine` subcommand.
@@ -76,6 +79,7 @@ pub fn run(args: Args) -> CliResult {
             json,
         } => run_perft(depth, &position, rules(no_flying), json),
         Command::Generate(args) => super::nine_tb::generate(args),
+        Command::MalomCompare(args) => super::nine_malom::malom_compare(args),
         Command::Stats(args) => super::nine_tb::stats(args),
         Command::Verify(args) => super::nine_tb::verify(args),
         Command::Probe(args) => super::nine_probe::probe(args),

@@ -183,3 +183,78 @@ impl Sector {
         }
     }
 }
+
+/// The agreement of one Malom sector with our table of the same positions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Comparison {
+    /// The sector.
+    pub id: SectorId,
+    /// Slots of the sector.
+    pub slots: u64,
+    /// Positions (value slots) whose win/draw/loss equals ours.
+    pub agree: u64,
+    /// Positions whose win/draw/loss differs from ours.
+    pub disagree: u64,
+    /// Slots that one side uses for a position and the other marks unused
+    /// (Malom's `Sym`): zero when the numberings coincide.
+    pub unused_mismatch: u64,
+    /// The first disagreeing slots (at most 10).
+    pub examples: Vec<u64>,
+}
+
+/// The Malom sector files (`std_W_B_WF_BF.sec2`) in `dir`, in file-name
+/// order.
+pub fn sector_files(dir: &Path) -> Result<Vec<SectorId>, MalomError> {
+    let io = |source| MalomError::Io {
+        path: dir.to_owned(),
+        source,
+    };
+    let mut ids = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(io)? {
+        let name = entry.map_err(io)?.file_name();
+        let name = name.to_string_lossy();
+        let Some(rest) = name
+            .strip_prefix("std_")
+            .and_then(|r| r.strip_suffix(".sec2"))
+        else {
+            continue;
+        };
+        let f: Vec<u8> = match rest.split('_').map(|x| x.parse()).collect() {
+            Ok(f) => f,
+            Err(_) => continue,
+        };
+        if let [w, b, wf, bf] = f[..] {
+            ids.push(SectorId { w, b, wf, bf });
+        }
+    }
+    ids.sort_by_key(|id| (id.wf + id.bf, id.w, id.b, id.wf));
+    ids.reverse();
+    Ok(ids)
+}
+
+/// Compare every slot of a Malom sector with `ours`, our outcome of each
+/// slot (`None` for an unused slot) of the same numbering.
+pub fn compare(id: SectorId, malom: &Sector, ours: impl Fn(u64) -> Option<Outcome>) -> Comparison {
+    let mut c = Comparison {
+        id,
+        slots: malom.len(),
+        agree: 0,
+        disagree: 0,
+        unused_mismatch: 0,
+        examples: Vec::new(),
+    };
+    for h in 0..malom.len() {
+        match (malom.entry(h), ours(h)) {
+            (Entry::Sym, None) => {}
+            (Entry::Sym, Some(_)) | (Entry::Value(..), None) => c.unused_mismatch += 1,
+            (Entry::Value(theirs, _), Some(o)) if theirs == o => c.agree += 1,
+            (Entry::Value(..), Some(_)) => {
+                c.disagree += 1;
+                if c.examples.len() < 10 {
+                    c.examples.push(h);
+                }
+            }
+        }
+    }
+    c
+}
