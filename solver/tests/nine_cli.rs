@@ -947,3 +947,95 @@ fn moving_phase_probe_matches_a_parsed_move() {
     assert_eq!(json(&r.stdout)["value"], "loss");
     assert_eq!(json(&r.stdout)["dtc"], 2);
 }
+
+#[test]
+fn the_whole_three_stone_game_from_the_command_line() {
+    let dir = TempDir::new("placement");
+    let gen = |extra: &[&str]| {
+        let mut args = vec!["nine", "generate", "--dir", dir.arg(), "--quiet"];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    // --placement needs the whole moving phase of the game.
+    let r = gen(&["--stones", "4", "--placement", "--max-stones", "7"]);
+    assert_error(&r, &["--placement", "at least 8"]);
+    let r = gen(&["--stones", "3", "--placement"]);
+    assert!(r.ok, "{}", r.stderr);
+    // Only 3-3 of the moving phase, and the sectors of the 3-stone game.
+    let j = json(&run(&["nine", "stats", "--dir", dir.arg(), "--json"]).stdout);
+    assert_eq!(j["subspaces"].as_array().unwrap().len(), 1);
+    let sectors = j["sectors"].as_array().unwrap();
+    assert_eq!(
+        sectors.len(),
+        solver::morris::sector::Sector::all(3).len(),
+        "{j}"
+    );
+    assert_eq!(
+        j["sector_totals"]["positions"].as_u64().unwrap(),
+        sectors
+            .iter()
+            .map(|s| s["positions"].as_u64().unwrap())
+            .sum::<u64>()
+    );
+    let r = run(&["nine", "verify", "--dir", dir.arg(), "--quiet"]);
+    assert!(r.ok, "{}", r.stderr);
+    let tables = 1 + sectors.len();
+    assert_eq!(
+        r.stdout,
+        format!("{tables} tables verified, 0 mismatches\n")
+    );
+    // The empty board from the tables, every opening move with its value;
+    // the search agrees.
+    let empty = "........................ w 3 3";
+    let p = json(&run(&["nine", "probe", "--dir", dir.arg(), empty, "--json"]).stdout);
+    assert_eq!(p["source"], "tables");
+    assert_eq!(p["moves"].as_array().unwrap().len(), 24);
+    let tb = Tablebases::open(dir.path(), STD).unwrap();
+    let mut search = PlacementSearch::with_table_mib(&tb, 4);
+    let pos: Position = empty.parse().unwrap();
+    assert_eq!(p["value"], search.value(&pos).unwrap().as_str());
+    for m in p["moves"].as_array().unwrap() {
+        let mv = parse_move(&pos, STD, m["move"].as_str().unwrap()).unwrap();
+        let v = search.value(&apply(&pos, mv)).unwrap().flip();
+        assert_eq!(m["value"], v.as_str(), "{m}");
+    }
+    let s = json(
+        &run(&[
+            "nine",
+            "start",
+            "--dir",
+            dir.arg(),
+            "--position",
+            empty,
+            "--json",
+        ])
+        .stdout,
+    );
+    assert_eq!((&s["source"], &s["value"]), (&"tables".into(), &p["value"]));
+    let s = json(
+        &run(&[
+            "nine",
+            "start",
+            "--dir",
+            dir.arg(),
+            "--position",
+            empty,
+            "--search",
+            "--json",
+        ])
+        .stdout,
+    );
+    assert_eq!(
+        (&s["source"], &s["tables"]),
+        (&"search".into(), &p["value"])
+    );
+    // A missing sector: the probe falls back to the search.
+    let first = solver::morris::database::sector_file_name(
+        dir.path(),
+        STD,
+        solver::morris::sector::Sector::new(0, 0, 3, 3),
+    );
+    std::fs::remove_file(first).unwrap();
+    let q = json(&run(&["nine", "probe", "--dir", dir.arg(), empty, "--json"]).stdout);
+    assert_eq!((&q["source"], &q["value"]), (&"search".into(), &p["value"]));
+}
