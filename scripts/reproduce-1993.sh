@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# Reproduce Gasser's 1993 result: Nine Men's Morris is a draw.
+# Reproduce Gasser's 1993 result: Nine Men's Morris is a draw, and store
+# the value of every position of the game.
 #
-# 1. Generates all 49 moving-phase subspaces into DIR (default ./tablebases).
-#    Resumable: run it again after an interruption and it continues with the
-#    first pair that is not complete on disk.
+# 1. Generates all 49 moving-phase subspaces, then every placement sector
+#    (455 sectors: every position with stones in hand) into DIR (default
+#    ./tablebases). Resumable: run it again after an interruption and it
+#    continues with the first table that is not complete on disk.
+#    PLACEMENT=0 builds the moving phase only (the search then answers the
+#    placement phase).
 # 2. Verifies stored values against their successors: 200,000 random slots
-#    of every subspace (minutes); VERIFY=full checks every slot (about 3
-#    hours), VERIFY=0 skips the check.
-# 3. Runs the placement search from the empty board over the tablebases.
+#    of every table (minutes); VERIFY=full checks every slot (hours),
+#    VERIFY=0 skips the check.
+# 3. Prints the start position's value from the tables, then proves it by
+#    the placement search over the moving-phase tables (both must agree).
 #
 # Usage: scripts/reproduce-1993.sh [DIR] [extra generate options, e.g. --threads 2]
 set -euo pipefail
@@ -16,11 +21,16 @@ dir=${1:-tablebases}
 shift || true
 cargo build --release -p solver
 solver=target/release/solver
-"$solver" nine generate --dir "$dir" "$@"
+placement=(--placement)
+[ "${PLACEMENT:-1}" = 0 ] && placement=()
+"$solver" nine generate --dir "$dir" "${placement[@]}" "$@"
 "$solver" nine stats --dir "$dir"
 case "${VERIFY:-sample}" in
     0) ;;
     full) "$solver" nine verify --dir "$dir" ;;
     *) "$solver" nine verify --dir "$dir" --sample 200000 ;;
 esac
-"$solver" nine start --dir "$dir"
+if [ "${PLACEMENT:-1}" != 0 ]; then
+    "$solver" nine start --dir "$dir"
+fi
+"$solver" nine start --dir "$dir" --search
