@@ -207,11 +207,103 @@ fn bench_placement(c: &mut Criterion) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Placement positions drawn at random from every sector of `sectors`
+/// (used slots only).
+fn sector_positions(
+    sectors: &[solver::morris::sector::Sector],
+    n: usize,
+) -> Vec<solver::morris::position::Position> {
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let s = sectors[(x % sectors.len() as u64) as usize];
+        if let Some((us, them)) = index::position(s.subspace(), (x >> 8) % s.size()) {
+            out.push(s.position(us, them));
+        }
+    }
+    out
+}
+
+/// Probes of placement positions from the placement tables: the whole
+/// 4-stone game (always), or with `NINE_TABLEBASES=DIR` holding placement
+/// tables, every sector of the standard game. Warm: the block caches hold
+/// the blocks probed (a few thousand positions); the two-bit tables in
+/// memory; the values of all 24 opening moves of the empty board.
+fn bench_placement_tables(c: &mut Criterion) {
+    use solver::morris::database::generate_pairs;
+    use solver::morris::placement_tables::{self, SectorObserver};
+    use solver::morris::position::Position;
+    use solver::morris::sector::Sector;
+    struct Q;
+    impl Observer for Q {}
+    impl GenerateObserver for Q {}
+    impl SectorObserver for Q {}
+    let tmp = std::env::temp_dir().join(format!("bench-sectors-{}", std::process::id()));
+    let (dir, stones) = match std::env::var_os("NINE_TABLEBASES") {
+        Some(d) if Tablebases::open(d.as_ref(), Rules::default())
+            .and_then(|tb| tb.sector_table(Sector::new(0, 0, 9, 9)))
+            .is_ok_and(|t| t.is_some()) =>
+        {
+            (std::path::PathBuf::from(d), 9)
+        }
+        _ => {
+            let pairs: Vec<Subspace> = solver::morris::database::pairs(8)
+                .into_iter()
+                .filter(|p| p.us <= 4 && p.them <= 4)
+                .collect();
+            generate_pairs(&tmp, Rules::default(), &pairs, &Q).unwrap();
+            placement_tables::generate(&tmp, Rules::default(), 4, &Q).unwrap();
+            (tmp.clone(), 4)
+        }
+    };
+    let sectors = Sector::all(stones);
+    let ps = sector_positions(&sectors, 4096);
+    let tb = Tablebases::open(&dir, Rules::default()).unwrap();
+    let wdl = Tablebases::open(&dir, Rules::default())
+        .unwrap()
+        .in_memory_wdl();
+    for p in &ps {
+        tb.outcome(p).unwrap();
+        wdl.outcome(p).unwrap();
+    }
+    let mut g = c.benchmark_group(format!("placement tables, {stones}-stone game"));
+    g.throughput(Throughput::Elements(1));
+    for (name, t) in [
+        ("random placement probe, warm block cache", &tb),
+        ("random placement probe, two-bit tables in memory", &wdl),
+    ] {
+        let mut i = 0;
+        g.bench_function(name, |b| {
+            b.iter_batched(
+                || {
+                    i = (i + 1) % ps.len();
+                    ps[i]
+                },
+                |p| black_box(t.outcome(&p).unwrap()),
+                BatchSize::SmallInput,
+            )
+        });
+    }
+    let empty: Position = format!("{} w {stones} {stones}", ".".repeat(24))
+        .parse()
+        .unwrap();
+    tb.move_outcomes(&empty).unwrap();
+    g.bench_function("all 24 opening moves of the empty board", |b| {
+        b.iter(|| black_box(tb.move_outcomes(&empty).unwrap()))
+    });
+    g.finish();
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
 criterion_group!(
     benches,
     bench_index,
     bench_retro,
     bench_probe,
-    bench_placement
+    bench_placement,
+    bench_placement_tables
 );
 criterion_main!(benches);
