@@ -243,9 +243,10 @@ fn bench_placement_tables(c: &mut Criterion) {
     impl SectorObserver for Q {}
     let tmp = std::env::temp_dir().join(format!("bench-sectors-{}", std::process::id()));
     let (dir, stones) = match std::env::var_os("NINE_TABLEBASES") {
-        Some(d) if Tablebases::open(d.as_ref(), Rules::default())
-            .and_then(|tb| tb.sector_table(Sector::new(0, 0, 9, 9)))
-            .is_ok_and(|t| t.is_some()) =>
+        Some(d)
+            if Tablebases::open(d.as_ref(), Rules::default())
+                .and_then(|tb| tb.sector_table(Sector::new(0, 0, 9, 9)))
+                .is_ok_and(|t| t.is_some()) =>
         {
             (std::path::PathBuf::from(d), 9)
         }
