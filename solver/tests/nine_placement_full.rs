@@ -71,7 +71,7 @@ fn random_placement_positions_equal_the_search() {
         x ^= x << 17;
         // Weighted towards late sectors (early ones take the search seconds).
         let s = sectors[(x % sectors.len() as u64) as usize];
-        if s.hands() > 12 && x % 1000 != 0 {
+        if s.hands() > 12 && !x.is_multiple_of(1000) {
             continue;
         }
         let Some((us, them)) = index::position(s.subspace(), (x >> 8) % s.size()) else {
