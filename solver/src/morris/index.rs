@@ -18,6 +18,7 @@
 use super::geometry::Bits;
 use super::nine::{transform, FULL, SYMMETRIES};
 use rayon::prelude::*;
+use std::ops::ControlFlow;
 use std::sync::LazyLock;
 use tablebase::binomial::{binomial, colex_unrank, scatter, BINOMIAL};
 use tablebase::huge::HugeArray;
@@ -216,6 +217,68 @@ impl Mover {
     }
 }
 
+impl Mover {
+    /// Call `f(p, slot)` for every point `p` of `points` with the slot of
+    /// the position whose opponent has the stones `others | 1 << p` (one
+    /// more than `others`, as announced to [`Mover::new`]): the successors
+    /// of a placement, whose mover is the placer's opponent. The colex rank
+    /// of each is derived from the shared part in a few operations instead
+    /// of being recomputed (when the seed has no other symmetry). Stops
+    /// when `f` breaks.
+    #[inline]
+    pub fn for_each_added(
+        &self,
+        others: Bits,
+        points: Bits,
+        mut f: impl FnMut(usize, u64) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        if self.stab != 1 {
+            for p in super::nine::points(points) {
+                f(p, self.index(others | 1 << p))?;
+            }
+            return ControlFlow::Continue(());
+        }
+        // The shared stones, mapped and compressed onto the free points;
+        // prefix[j] = Σ_{i ≤ j} C(c_i, i) and suffix[j] = Σ_{i > j} C(c_i, i + 1)
+        // over their compressed numbers c_1 < c_2 < …
+        let t = transform(self.op, others);
+        let mut compressed: Bits = 0;
+        let mut prefix = [0u64; 25];
+        let mut c = [0usize; 24];
+        let mut k = 0;
+        let mut rest = t;
+        while rest != 0 {
+            let point = rest.trailing_zeros();
+            rest &= rest - 1;
+            let below = (self.seed & ((1u32 << point) - 1)).count_ones();
+            c[k] = (point - below) as usize;
+            compressed |= 1 << c[k];
+            k += 1;
+            prefix[k] = prefix[k - 1] + BINOMIAL[c[k - 1]][k];
+        }
+        let mut suffix = [0u64; 25];
+        for j in (0..k).rev() {
+            suffix[j] = suffix[j + 1] + BINOMIAL[c[j]][j + 2];
+        }
+        let image = &POINT_IMAGE[self.op];
+        for p in super::nine::points(points) {
+            let point = image[p] as u32;
+            let q = point - (self.seed & ((1u32 << point) - 1)).count_ones();
+            let j = (compressed & ((1u32 << q) - 1)).count_ones() as usize;
+            f(
+                p,
+                self.base + prefix[j] + BINOMIAL[q as usize][j + 1] + suffix[j],
+            )?;
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// The image of every point under every symmetry.
+static POINT_IMAGE: LazyLock<[[u8; 24]; SYMMETRIES]> = LazyLock::new(|| {
+    std::array::from_fn(|op| std::array::from_fn(|p| transform(op, 1 << p).trailing_zeros() as u8))
+});
+
 /// Number of positions (used slots) of a subspace, counted without
 /// visiting the slots of seeds that only the identity fixes.
 pub fn positions(sub: Subspace) -> u64 {
@@ -296,6 +359,56 @@ pub fn position(sub: Subspace, slot: u64) -> Option<(Bits, Bits)> {
         }
     }
     Some((seed, them))
+}
+
+/// Call `f(slot, us, them)` for every used slot of `range` in `sub`, in
+/// order: [`position`] for a run of slots, stepping from one opponent
+/// pattern to the next (Gosper's next subset, the colex successor) instead
+/// of decoding every slot.
+pub fn for_each_position(
+    sub: Subspace,
+    range: std::ops::Range<u64>,
+    mut f: impl FnMut(u64, Bits, Bits),
+) {
+    let t = &*TABLES;
+    let modulus = sub.free_ranks();
+    let seeds = &t.seeds[sub.us as usize];
+    let end = range.end.min(seeds.len() as u64 * modulus);
+    let mut slot = range.start;
+    while slot < end {
+        let class = (slot / modulus) as usize;
+        let seed = seeds[class];
+        let stab = t.stabilizers[sub.us as usize][class];
+        let free = !seed & FULL;
+        let class_end = end.min((class as u64 + 1) * modulus);
+        let mut x = colex_unrank(slot % modulus, sub.them as usize);
+        loop {
+            let them = scatter(x, free);
+            let used = stab == 1 || {
+                let mut rest = stab & !1;
+                let mut smallest = true;
+                while rest != 0 {
+                    let o = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    if transform(o, them) < them {
+                        smallest = false;
+                        break;
+                    }
+                }
+                smallest
+            };
+            if used {
+                f(slot, seed, them);
+            }
+            slot += 1;
+            if slot >= class_end {
+                break;
+            }
+            // The next k-subset in numeric (= colex) order.
+            let c = x | (x - 1);
+            x = (c + 1) | (((!c & (c + 1)) - 1) >> (x.trailing_zeros() + 1));
+        }
+    }
 }
 
 #[cfg(test)]

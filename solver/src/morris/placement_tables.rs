@@ -125,11 +125,11 @@ pub fn solve_sector(
         .enumerate()
         .for_each(|(c, out)| {
             let start = c as u64 * CHUNK;
-            for (i, v) in out.iter_mut().enumerate() {
-                if let Some((us, them)) = index::position(sub, start + i as u64) {
-                    *v = stored(recompute(sector, us, them, &plain_fn, &removal_fn));
-                }
-            }
+            let range = start..start + out.len() as u64;
+            index::for_each_position(sub, range, |slot, us, them| {
+                out[(slot - start) as usize] =
+                    stored(recompute(sector, us, them, &plain_fn, &removal_fn));
+            });
             observer.advance(out.len() as u64);
         });
     values

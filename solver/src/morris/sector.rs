@@ -18,6 +18,7 @@ use super::geometry::Bits;
 use super::index::{self, Mover, Subspace};
 use super::nine::{in_mill, points, removable, FULL};
 use super::position::{Color, Position};
+use std::ops::ControlFlow;
 use tablebase::Outcome;
 
 /// A placement sector, mover-relative: stones on the board and in hand of
@@ -191,14 +192,22 @@ pub fn recompute(
     }
     // With no opponent stone on the board a mill removes nothing.
     let taken = if them == 0 { 0 } else { removable(them) };
-    let next = Mover::new(them, u32::from(sector.us) + 1);
-    let mut best = Outcome::Loss;
-    for p in points(empty) {
-        let placed = us | 1 << p;
-        if taken != 0 && in_mill(placed, p) {
-            if sector.removal_wins() {
-                return Outcome::Win;
+    let mut mills: Bits = 0;
+    if taken != 0 {
+        for p in points(empty) {
+            if in_mill(us | 1 << p, p) {
+                mills |= 1 << p;
             }
+        }
+    }
+    let mut best = Outcome::Loss;
+    // Mill-closing placements first: they win most often.
+    if mills != 0 {
+        if sector.removal_wins() {
+            return Outcome::Win;
+        }
+        for p in points(mills) {
+            let placed = us | 1 << p;
             for r in points(taken) {
                 match removal(index::index(them & !(1 << r), placed)) {
                     Outcome::Loss => return Outcome::Win,
@@ -206,15 +215,22 @@ pub fn recompute(
                     Outcome::Win => {}
                 }
             }
-        } else {
-            match plain(next.index(placed)) {
-                Outcome::Loss => return Outcome::Win,
-                Outcome::Draw => best = Outcome::Draw,
-                Outcome::Win => {}
-            }
         }
     }
-    best
+    let next = Mover::new(them, u32::from(sector.us) + 1);
+    let stop = next.for_each_added(us, empty & !mills, |_, slot| match plain(slot) {
+        Outcome::Loss => ControlFlow::Break(()),
+        Outcome::Draw => {
+            best = Outcome::Draw;
+            ControlFlow::Continue(())
+        }
+        Outcome::Win => ControlFlow::Continue(()),
+    });
+    if stop.is_break() {
+        Outcome::Win
+    } else {
+        best
+    }
 }
 
 #[cfg(test)]

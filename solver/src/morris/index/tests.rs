@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::morris::geometry::Geometry;
+use std::ops::ControlFlow;
 
 /// Orbits of (w-set, b-set) pairs of points under the board's group by
 /// Burnside's lemma, from the reference permutations of `Geometry`.
@@ -154,6 +155,77 @@ fn print_waste() {
                 sub.size(),
                 100.0 * (sub.size() - n) as f64 / sub.size() as f64
             );
+        }
+    }
+}
+
+#[test]
+fn added_stone_slots_equal_the_index() {
+    let mut x = 0x1234_5678_9ABC_DEF1u64;
+    let mut checked = 0;
+    for _ in 0..20_000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        // A random mover and random others, disjoint, with room to add.
+        let mut mover: Bits = 0;
+        let mut others: Bits = 0;
+        let (m, o) = ((x % 10) as u32, (x >> 8) as u32 % 10);
+        let mut y = x;
+        while mover.count_ones() < m || others.count_ones() < o {
+            y = y.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(1);
+            let p = 1u32 << ((y >> 40) % 24);
+            if (mover | others) & p != 0 {
+                continue;
+            }
+            if mover.count_ones() < m {
+                mover |= p;
+            } else {
+                others |= p;
+            }
+        }
+        let empty = !(mover | others) & FULL;
+        let mv = Mover::new(mover, o + 1);
+        let mut seen = 0;
+        mv.for_each_added(others, empty, |p, slot| {
+            assert_eq!(
+                slot,
+                index(mover, others | 1 << p),
+                "{mover:x} {others:x} {p}"
+            );
+            seen |= 1 << p;
+            ControlFlow::Continue(())
+        });
+        assert_eq!(seen, empty);
+        checked += empty.count_ones();
+    }
+    assert!(checked > 200_000);
+}
+
+#[test]
+fn walking_the_slots_equals_decoding_each() {
+    for (w, b) in [
+        (0, 0),
+        (0, 3),
+        (1, 1),
+        (2, 5),
+        (3, 3),
+        (4, 0),
+        (5, 4),
+        (3, 9),
+    ] {
+        let sub = Subspace::new(w, b);
+        let size = sub.size();
+        // Whole subspaces, and ranges that start and end inside classes.
+        for range in [0..size, size / 3..size / 2 + 7, size - 1..size + 5] {
+            let mut walked = Vec::new();
+            for_each_position(sub, range.clone(), |slot, us, them| {
+                walked.push((slot, us, them))
+            });
+            let decoded: Vec<_> = range
+                .filter_map(|slot| position(sub, slot).map(|(us, them)| (slot, us, them)))
+                .collect();
+            assert_eq!(walked, decoded, "{sub}");
         }
     }
 }
