@@ -187,7 +187,7 @@ fn added_stone_slots_equal_the_index() {
         let empty = !(mover | others) & FULL;
         let mv = Mover::new(mover, o + 1);
         let mut seen = 0;
-        mv.for_each_added(others, empty, |p, slot| {
+        let flow = mv.for_each_added(others, empty, |p, slot| {
             assert_eq!(
                 slot,
                 index(mover, others | 1 << p),
@@ -196,6 +196,7 @@ fn added_stone_slots_equal_the_index() {
             seen |= 1 << p;
             ControlFlow::Continue(())
         });
+        assert!(flow.is_continue());
         assert_eq!(seen, empty);
         checked += empty.count_ones();
     }
