@@ -83,9 +83,7 @@ pub(crate) fn positions(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Vec<
                 .import("numpy")?
                 .call_method1("asarray", (obj, "uint32"))?
                 .extract::<PyReadonlyArray2<u32>>()
-                .map_err(|_| {
-                    PyTypeError::new_err("expected an integer array of shape (n, 5)")
-                })?,
+                .map_err(|_| PyTypeError::new_err("expected an integer array of shape (n, 5)"))?,
         };
         let shape = array.shape();
         if shape[1] != 5 {
