@@ -68,4 +68,8 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except ms.SolverError as e:
+        print(f"error: {e}", file=sys.stderr)
+        sys.exit(2)

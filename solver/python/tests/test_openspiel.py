@@ -148,7 +148,7 @@ def test_bot_against_mcts_never_does_worse_than_the_value(tables):
     rng = random.Random(11)
     games = 0
     results = {"win": 0, "draw": 0, "loss": 0}
-    while games < 16:
+    while games < 24:
         state = moving_state(rng)
         if state is None:
             continue
@@ -171,4 +171,4 @@ def test_bot_against_mcts_never_does_worse_than_the_value(tables):
         assert returns[bot_player] >= expected, (str(state), returns, expected)
         results[{1.0: "win", 0.0: "draw", -1.0: "loss"}[returns[bot_player]]] += 1
         games += 1
-    print(f"bot against MCTS from 16 states with <= 8 stones: {results}")
+    print(f"bot against MCTS from 24 states with <= 8 stones: {results}")

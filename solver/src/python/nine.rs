@@ -462,7 +462,10 @@ impl PyTablebases {
 #[pymethods]
 impl PyTablebases {
     #[new]
-    #[pyo3(signature = (dir = PathBuf::from("tablebases"), *, flying = true, memory = "values", hash_mib = 1024, threads = None))]
+    #[pyo3(
+        signature = (dir = PathBuf::from("tablebases"), *, flying = true, memory = "values", hash_mib = 1024, threads = None),
+        text_signature = "(dir='tablebases', *, flying=True, memory='values', hash_mib=1024, threads=None)"
+    )]
     fn new(
         dir: PathBuf,
         flying: bool,
