@@ -102,6 +102,14 @@ def move_to_actions(move: Move) -> List[int]:
     return [first] if move.removal is None else [first, move.removal]
 
 
+def _check_tables(tables: Tablebases) -> None:
+    if not tables.flying:
+        raise ValueError(
+            "OpenSpiel's nine_mens_morris lets a side with three stones fly: "
+            "use tables generated with flying (without --no-flying)"
+        )
+
+
 def _check_game(state: "pyspiel.State") -> None:
     name = state.get_game().get_type().short_name
     if name != GAME:
@@ -283,6 +291,7 @@ def action_values(tables: Tablebases, state: "pyspiel.State") -> Dict[int, Actio
     placement search (every move's value: about a minute for the empty
     board, seconds late in placement), and need the tables of 9 stones."""
     _check_game(state)
+    _check_tables(tables)
     if state.is_terminal():
         return {}
     snapshot = Snapshot.from_state(state)
@@ -303,6 +312,7 @@ class PerfectBot(pyspiel.Bot):
 
     def __init__(self, tables: Tablebases, player_id: Optional[int] = None):
         pyspiel.Bot.__init__(self)
+        _check_tables(tables)
         self._tables = tables
         self._player_id = player_id
         # (history that leads to the capture state, removal) of the move

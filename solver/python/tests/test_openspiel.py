@@ -172,3 +172,11 @@ def test_bot_against_mcts_never_does_worse_than_the_value(tables):
         results[{1.0: "win", 0.0: "draw", -1.0: "loss"}[returns[bot_player]]] += 1
         games += 1
     print(f"bot against MCTS from 24 states with <= 8 stones: {results}")
+
+
+def test_tables_without_flying_are_refused(tables_dir):
+    no_flying = ms.Tablebases(tables_dir, flying=False)
+    with pytest.raises(ValueError, match="fly"):
+        PerfectBot(no_flying)
+    with pytest.raises(ValueError, match="fly"):
+        action_values(no_flying, GAME.new_initial_state())
