@@ -7,3 +7,6 @@
 pub mod cli;
 pub mod morris;
 pub mod toguz;
+
+#[cfg(feature = "python")]
+pub mod python;

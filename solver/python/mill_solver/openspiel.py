@@ -1,0 +1,374 @@
+"""OpenSpiel's ``nine_mens_morris`` and the mill_solver tablebases.
+
+OpenSpiel numbers the 24 points in reading order, exactly as our position
+text does (``a7 d7 g7 b6 d6 f6 c5 d5 e5 a4 b4 c4 e4 f4 g4 c3 d3 e3 b2 d2 f2
+a1 d1 g1`` are 0..23), and has 600 actions:
+
+* ``p`` (0..23): place a stone on point ``p``, or, right after a move that
+  closed a mill, remove the opponent's stone on ``p`` (a separate action of
+  the same player: OpenSpiel's "capture" state);
+* ``24 + 24 * src + dst``: slide (or, with three stones, fly) from ``src`` to
+  ``dst``.
+
+Our moves are atomic (``d6-d5xg7`` is one move), so a move that closes a
+mill is two OpenSpiel actions. :class:`Snapshot` is our view of any
+OpenSpiel state: the :class:`~mill_solver.Position` at the start of the
+current turn, the part of the move already played in a capture state, and
+the turn number. OpenSpiel ends the game as a draw once 200 turns (a move
+with its removal is one turn) have been played; :func:`action_values`
+flags wins and losses that cannot be completed in the turns left, and
+:class:`PerfectBot` prefers the fastest win. See ``docs/python.md``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import pyspiel
+
+from ._native import Analysis, Move, MoveValue, Position, Tablebases
+
+__all__ = [
+    "GAME",
+    "MAX_TURNS",
+    "ActionValue",
+    "PerfectBot",
+    "Snapshot",
+    "action_values",
+    "decode_action",
+    "move_action",
+    "move_to_actions",
+]
+
+#: OpenSpiel's short name of the game.
+GAME = "nine_mens_morris"
+#: Points of the board.
+NUM_POINTS = 24
+#: OpenSpiel's turn limit (``kMaxNumTurns``): the game is a draw once this
+#: many turns have been played.
+MAX_TURNS = 200
+
+# Where OpenSpiel's ToString() draws each point: (row, column) in 16-character
+# lines (kPointStrCoords in nine_mens_morris.cc), and the empty drawing.
+_COORDS = [
+    (0, 0), (0, 7), (0, 14), (2, 2), (2, 7), (2, 12), (4, 4), (4, 7),
+    (4, 10), (6, 0), (6, 2), (6, 4), (6, 10), (6, 12), (6, 14), (8, 4),
+    (8, 7), (8, 10), (10, 2), (10, 7), (10, 12), (12, 0), (12, 7), (12, 14),
+]  # fmt: skip
+_BOARD = (
+    ".------.------.\n"
+    "|      |      |\n"
+    "| .----.----. |\n"
+    "| |    |    | |\n"
+    "| | .--.--. | |\n"
+    "| | |     | | |\n"
+    ".-.-.     .-.-.\n"
+    "| | |     | | |\n"
+    "| | .--.--. | |\n"
+    "| |    |    | |\n"
+    "| .----.----. |\n"
+    "|      |      |\n"
+    ".------.------.\n\n"
+)
+_CAPTURE = "Last move formed a mill. Capture time!"
+_CELL = {".": 0, "W": 1, "B": 2}
+_CHAR = ".WB"
+_COLOR = ["w", "b"]
+
+
+def move_action(src: int, dst: int) -> int:
+    """The OpenSpiel action that moves a stone from ``src`` to ``dst``."""
+    return NUM_POINTS + src * NUM_POINTS + dst
+
+
+def decode_action(action: int) -> Tuple[Optional[int], int]:
+    """``(None, p)`` for a placement or removal on ``p``, ``(src, dst)`` for
+    a slide or fly."""
+    if not 0 <= action < NUM_POINTS * (NUM_POINTS + 1):
+        raise ValueError(f"not a nine_mens_morris action: {action}")
+    if action < NUM_POINTS:
+        return None, action
+    return divmod(action - NUM_POINTS, NUM_POINTS)
+
+
+def move_to_actions(move: Move) -> List[int]:
+    """The OpenSpiel actions of one of our moves: one, or two when it
+    removes a stone (the move, then the removal)."""
+    if move.from_point is None:
+        first = move.to_point
+    else:
+        first = move_action(move.from_point, move.to_point)
+    return [first] if move.removal is None else [first, move.removal]
+
+
+def _check_tables(tables: Tablebases) -> None:
+    if not tables.flying:
+        raise ValueError(
+            "OpenSpiel's nine_mens_morris lets a side with three stones fly: "
+            "use tables generated with flying (without --no-flying)"
+        )
+
+
+def _check_game(state: "pyspiel.State") -> None:
+    name = state.get_game().get_type().short_name
+    if name != GAME:
+        raise ValueError(f"expected a {GAME} state, found a {name} state")
+
+
+@dataclasses.dataclass(frozen=True)
+class Snapshot:
+    """Our view of an OpenSpiel ``nine_mens_morris`` state.
+
+    ``position`` is the position at the start of the current turn (in a
+    capture state: before the move that closed the mill), ``pending`` the
+    ``(src, dst)`` of that move (``src`` is ``None`` for a placement) while
+    its removal is still to be chosen, ``turn`` OpenSpiel's turn number
+    (turns completed so far).
+    """
+
+    position: Position
+    pending: Optional[Tuple[Optional[int], int]] = None
+    turn: int = 0
+
+    @staticmethod
+    def from_state(state: "pyspiel.State") -> "Snapshot":
+        """Read an OpenSpiel state (its board, side to move, stones to
+        deploy, turn number and, in a capture state, the last action)."""
+        _check_game(state)
+        text = str(state)
+        lines = text.split("\n")
+        cells = [_CELL[lines[r][c]] for r, c in _COORDS]
+        fields = {}
+        for line in lines[14:]:
+            key, sep, value = line.partition(": ")
+            if sep:
+                fields[key] = value
+        player = "WB".index(fields["Current player"])
+        turn = int(fields["Turn number"])
+        hands = [int(x) for x in fields["Men to deploy"].split()]
+        pending = None
+        if _CAPTURE in text:
+            src, dst = decode_action(state.history()[-1])
+            cells[dst] = 0
+            if src is None:
+                hands[player] += 1
+            else:
+                cells[src] = player + 1
+            pending = (src, dst)
+        position = Position.from_board(cells, _COLOR[player], (hands[0], hands[1]))
+        return Snapshot(position, pending, turn)
+
+    @property
+    def player(self) -> int:
+        """The OpenSpiel player to act: 0 (White) or 1 (Black)."""
+        return _COLOR.index(self.position.to_move)
+
+    @property
+    def turns_left(self) -> int:
+        """Turns OpenSpiel still allows, counting the current one."""
+        return MAX_TURNS - self.turn
+
+    def legal_moves(self, flying: bool = True) -> List[Move]:
+        """Our legal moves that the state still allows: all of them, or in a
+        capture state those that play ``pending`` and remove a stone."""
+        moves = self.position.legal_moves(flying)
+        if self.pending is None:
+            return moves
+        return [
+            m
+            for m in moves
+            if (m.from_point, m.to_point) == self.pending and m.removal is not None
+        ]
+
+    def action_of(self, move: Move) -> int:
+        """The next OpenSpiel action of ``move`` (one of
+        :meth:`legal_moves`): its removal in a capture state, otherwise its
+        placement or slide."""
+        actions = move_to_actions(move)
+        return actions[1] if self.pending is not None else actions[0]
+
+    def legal_actions(self, flying: bool = True) -> List[int]:
+        """The OpenSpiel actions our legal moves give, sorted."""
+        return sorted({self.action_of(m) for m in self.legal_moves(flying)})
+
+    def moves_for_action(self, action: int, flying: bool = True) -> List[Move]:
+        """Our moves that begin with (or, in a capture state, end with)
+        ``action``: several when a placement or slide closes a mill and may
+        remove any of several stones; empty when it is not legal."""
+        return [m for m in self.legal_moves(flying) if self.action_of(m) == action]
+
+    def to_string(self) -> str:
+        """The state as OpenSpiel's ``str(state)`` draws it."""
+        cells = list(self.position.board)
+        hands = list(self.position.hands)
+        player = self.player
+        if self.pending is not None:
+            src, dst = self.pending
+            if src is None:
+                hands[player] -= 1
+            else:
+                cells[src] = 0
+            cells[dst] = player + 1
+        drawing = list(_BOARD)
+        for (r, c), cell in zip(_COORDS, cells):
+            drawing[r * 16 + c] = _CHAR[cell]
+        men = [hands[k] + sum(1 for x in cells if x == k + 1) for k in (0, 1)]
+        return (
+            "".join(drawing)
+            + f"Current player: {'WB'[player]}\n"
+            + f"Turn number: {self.turn}\n"
+            + f"Men to deploy: {hands[0]} {hands[1]}\n"
+            + f"Num men: {men[0]} {men[1]}\n"
+            + (_CAPTURE if self.pending is not None else "")
+        )
+
+
+@dataclasses.dataclass(frozen=True)
+class ActionValue:
+    """The value of one OpenSpiel action for the player taking it.
+
+    ``value`` (``"win"``, ``"draw"`` or ``"loss"``) and ``dtc`` (plies to
+    conversion, this turn included; ``None`` for draws and in the placement
+    phase) are perfect play without a turn limit, through the best of our
+    moves behind the action (``move``). ``beyond_limit`` is true when that
+    win or loss cannot be completed before OpenSpiel's 200-turn draw:
+    ``dtc`` plies are needed at least (the game's length is never shorter
+    than the distance to conversion) and fewer turns are left, so under
+    OpenSpiel's rules and perfect play the action is a draw. When it is
+    false a win usually fits; the tables hold distance to conversion, not to
+    the end of the game, so a long win with several conversions may still
+    not. ``openspiel_value`` is 1, 0 or -1 accordingly.
+    """
+
+    action: int
+    value: str
+    dtc: Optional[int]
+    beyond_limit: bool
+    move: Move
+
+    @property
+    def openspiel_value(self) -> float:
+        """+1 win, 0 draw, -1 loss for the acting player under OpenSpiel's
+        turn limit (a win or loss ``beyond_limit`` counts as a draw)."""
+        if self.beyond_limit or self.value == "draw":
+            return 0.0
+        return 1.0 if self.value == "win" else -1.0
+
+
+def _rank(value: str, dtc: Optional[int], beyond: bool) -> Tuple[int, int]:
+    """Sort key, smaller is better: wins that fit the turn limit (fastest
+    first), wins beyond it, draws, losses beyond the limit, losses (slowest
+    first)."""
+    d = dtc or 0
+    if value == "win":
+        return (1 if beyond else 0, d)
+    if value == "draw":
+        return (2, 0)
+    return (3 if beyond else 4, -d)
+
+
+def _values(snapshot: Snapshot, moves: Sequence[MoveValue]) -> Dict[int, ActionValue]:
+    allowed = set(snapshot.legal_moves())
+    out: Dict[int, ActionValue] = {}
+    for mv in moves:
+        if mv.move not in allowed:
+            continue
+        beyond = mv.value != "draw" and mv.dtc is not None and mv.dtc > snapshot.turns_left
+        candidate = ActionValue(snapshot.action_of(mv.move), mv.value, mv.dtc, beyond, mv.move)
+        old = out.get(candidate.action)
+        if old is None or _rank(candidate.value, candidate.dtc, beyond) < _rank(
+            old.value, old.dtc, old.beyond_limit
+        ):
+            out[candidate.action] = candidate
+    return out
+
+
+def action_values(tables: Tablebases, state: "pyspiel.State") -> Dict[int, ActionValue]:
+    """The value of every legal action of ``state`` for the player to act,
+    keyed by action (empty for a terminal state). Moving-phase states are
+    answered from the tables at once; placement states go through the
+    placement search (every move's value: about a minute for the empty
+    board, seconds late in placement), and need the tables of 9 stones."""
+    _check_game(state)
+    _check_tables(tables)
+    if state.is_terminal():
+        return {}
+    snapshot = Snapshot.from_state(state)
+    analysis: Analysis = tables.probe(snapshot.position)
+    return _values(snapshot, analysis.moves)
+
+
+class PerfectBot(pyspiel.Bot):
+    """A ``pyspiel.Bot`` that plays ``nine_mens_morris`` perfectly from the
+    tablebases: in the moving phase it converts a win fastest (preferring
+    wins that fit OpenSpiel's turn limit), keeps a draw, and delays a loss;
+    in the placement phase it plays the placement search's best move.
+
+    ``PerfectBot(tables)`` where ``tables`` is a
+    :class:`~mill_solver.Tablebases` (all 49 subspaces for games from the
+    empty board). Use it like any OpenSpiel bot: ``action = bot.step(state)``.
+    """
+
+    def __init__(self, tables: Tablebases, player_id: Optional[int] = None):
+        pyspiel.Bot.__init__(self)
+        _check_tables(tables)
+        self._tables = tables
+        self._player_id = player_id
+        # (history that leads to the capture state, removal) of the move
+        # chosen last, so a capture needs no second search.
+        self._plan: Optional[Tuple[Tuple[int, ...], int]] = None
+
+    def player_id(self) -> Optional[int]:
+        """The player this bot was created for, if given."""
+        return self._player_id
+
+    def restart_at(self, state: "pyspiel.State") -> None:
+        self._plan = None
+
+    def restart(self) -> None:
+        self._plan = None
+
+    def provides_policy(self) -> bool:
+        return False
+
+    def best_move(self, state: "pyspiel.State") -> Move:
+        """Our move the bot plays in ``state`` (its first action now, its
+        removal next if any)."""
+        _check_game(state)
+        if state.is_terminal():
+            raise ValueError("the game is over")
+        snapshot = Snapshot.from_state(state)
+        position = snapshot.position
+        if snapshot.pending is not None and self._plan is not None:
+            history, removal = self._plan
+            if history == tuple(state.history()):
+                for m in snapshot.legal_moves():
+                    if m.removal == removal:
+                        return m
+        if snapshot.pending is None and position.placing:
+            best = self._tables.best_move(position)
+            if best is None:
+                raise ValueError("no legal move")
+            return best.move
+        values = _values(snapshot, self._tables.probe(position).moves)
+        if not values:
+            raise ValueError("no legal move")
+        best_value = min(
+            values.values(), key=lambda v: _rank(v.value, v.dtc, v.beyond_limit)
+        )
+        return best_value.move
+
+    def step(self, state: "pyspiel.State") -> int:
+        """The bot's action in ``state``."""
+        move = self.best_move(state)
+        snapshot_pending = _CAPTURE in str(state)
+        actions = move_to_actions(move)
+        if snapshot_pending:
+            self._plan = None
+            return actions[1]
+        if len(actions) == 2:
+            self._plan = (tuple(state.history()) + (actions[0],), actions[1])
+        else:
+            self._plan = None
+        return actions[0]
