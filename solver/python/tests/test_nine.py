@@ -194,7 +194,8 @@ def test_batch_of_100000_positions(tables):
     print(f"probe_many: 100,000 positions in {seconds * 1e3:.0f} ms")
     assert values.shape == dtc.shape == (100_000,)
     assert values.dtype == np.int8 and dtc.dtype == np.int16
-    assert seconds < 1.0
+    # The time is a measured figure (docs/python.md), not a test: a timed
+    # assertion fails on a busy machine and passes on a broken fast path.
     # A sample agrees with the single probes, and with the list form.
     sample_rows = rows[::500]
     positions = ms.decode_positions(sample_rows)
