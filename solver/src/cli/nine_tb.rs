@@ -140,28 +140,16 @@ pub fn stats(args: StatsArgs) -> CliResult {
             args.tables.dir.display()
         ));
     }
-    let mut rows = Vec::new();
+    if args.json {
+        return print_json(&crate::morris::report::stats_json(&tables, rules));
+    }
     let mut totals = [0u64; 5];
-    for (sub, table) in &tables {
+    for table in tables.values() {
         let h = table.header();
         let row = [h.positions, h.wins, h.losses, h.draws, table.bytes()];
         for (t, v) in totals.iter_mut().zip(row) {
             *t += v;
         }
-        rows.push(json!({
-            "white": sub.us, "black": sub.them, "positions": h.positions,
-            "wins": h.wins, "losses": h.losses, "draws": h.draws,
-            "max_win": h.max_win, "max_loss": h.max_loss, "bytes": table.bytes(),
-        }));
-    }
-    let totals_json = json!({
-        "subspaces": tables.len(), "positions": totals[0], "wins": totals[1],
-        "losses": totals[2], "draws": totals[3], "bytes": totals[4],
-    });
-    if args.json {
-        return print_json(
-            &json!({ "rules": rules_name(rules), "subspaces": rows, "totals": totals_json }),
-        );
     }
     println!(
         "{:>5} {:>13} {:>13} {:>13} {:>13} {:>7} {:>8} {:>13}",

@@ -16,4 +16,6 @@ pub mod perft;
 pub mod placement;
 pub mod position;
 pub mod probe;
+pub mod report;
+pub mod svg;
 pub mod three;
