@@ -17,7 +17,14 @@ struct Scale {
     dot: f64,
 }
 
-const MARGIN: f64 = 44.0;
+impl Scale {
+    /// Space around the outer points: a stone, a move marker and the
+    /// coordinates fit in it.
+    fn margin(&self) -> f64 {
+        self.stone + 36.0
+    }
+}
+
 const CAPTION: f64 = 30.0;
 
 fn scale(files: usize) -> Scale {
@@ -61,14 +68,15 @@ pub fn board_svg(geometry: &Geometry, stones: [Bits; 2], caption: &str) -> Strin
         .max()
         .unwrap_or(1);
     let s = scale(files);
+    let margin = s.margin();
     let side = (files - 1) as f64 * s.step;
-    let width = side + 2.0 * MARGIN;
+    let width = side + 2.0 * margin;
     let height = width + if caption.is_empty() { 0.0 } else { CAPTION };
     let at = |name: &str| {
         let (f, r) = cell(name);
         (
-            MARGIN + f as f64 * s.step,
-            MARGIN + (files - 1 - r) as f64 * s.step,
+            margin + f as f64 * s.step,
+            margin + (files - 1 - r) as f64 * s.step,
         )
     };
     let mut out = String::new();
@@ -92,22 +100,13 @@ pub fn board_svg(geometry: &Geometry, stones: [Bits; 2], caption: &str) -> Strin
         "</g>\n<g class=\"coords\" fill=\"#3b2a14\" font-size=\"16\" text-anchor=\"middle\">\n",
     );
     for f in 0..files {
-        let x = MARGIN + f as f64 * s.step;
+        let x = margin + f as f64 * s.step;
         let letter = (b'a' + f as u8) as char;
-        let _ = writeln!(
-            out,
-            r#"<text x="{x}" y="{}">{letter}</text>"#,
-            width - MARGIN / 2.0 + 12.0
-        );
+        let _ = writeln!(out, r#"<text x="{x}" y="{}">{letter}</text>"#, width - 14.0);
     }
     for r in 0..files {
-        let y = MARGIN + (files - 1 - r) as f64 * s.step + 6.0;
-        let _ = writeln!(
-            out,
-            r#"<text x="{}" y="{y}">{}</text>"#,
-            MARGIN / 2.0 - 6.0,
-            r + 1
-        );
+        let y = margin + (files - 1 - r) as f64 * s.step + 6.0;
+        let _ = writeln!(out, r#"<text x="{}" y="{y}">{}</text>"#, 16.0, r + 1);
     }
     out.push_str("</g>\n<g class=\"points\">\n");
     for (p, name) in geometry.names.iter().enumerate() {
