@@ -340,8 +340,9 @@ const Morris = {
           text.setAttribute("class", "mark mark-text");
           text.setAttribute("text-anchor", "middle");
           if (onStone) {
-            text.setAttribute("y", large ? -52 : -30);
-            text.setAttribute("style", `fill:${colour}`);
+            // Inside the stone, in the value's colour.
+            text.setAttribute("y", large ? 9 : 6);
+            text.setAttribute("style", `fill:${colour}; font-size:${large ? 26 : 17}px`);
           } else {
             text.setAttribute("y", 5);
           }
