@@ -2,7 +2,7 @@
 
 use super::nine_tb::TableArgs;
 use super::CliResult;
-use crate::server::{run, Config};
+use crate::server::{run, Config, TableMemory};
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -15,6 +15,12 @@ pub struct Args {
     /// 0.0.0.0:8080 to let other machines in (there is no authentication).
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
+    /// How much of each table to keep in memory once first used: `mapped`
+    /// (least memory), `outcomes` (2.2 GB for all 49 subspaces; fast
+    /// placement searches, as `nine probe`) or `values` (about 9 GB for all
+    /// 49; the fastest probes).
+    #[arg(long, value_enum, default_value = "outcomes")]
+    pub memory: TableMemory,
     /// Transposition table of the placement search, at most this many MiB.
     #[arg(long, default_value_t = 256)]
     pub hash_mib: u64,
@@ -48,6 +54,7 @@ pub fn serve(args: Args) -> CliResult {
     let mut config = Config {
         dir: args.tables.dir.clone(),
         rules: args.tables.rules(),
+        memory: args.memory,
         placement_wait: Duration::from_secs(args.search_seconds),
         toguz_max_time: Duration::from_secs_f64(args.toguz_max_time),
         ..Config::default()

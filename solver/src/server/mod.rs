@@ -42,6 +42,8 @@ pub struct Config {
     pub dir: PathBuf,
     /// The Nine Men's Morris rule set.
     pub rules: Rules,
+    /// How much of each table is kept in memory once first used.
+    pub memory: TableMemory,
     /// The placement search behind Nine Men's Morris placement positions.
     pub search: SearchOptions,
     /// Longest a request waits for a placement search (the search itself
@@ -61,6 +63,7 @@ impl Default for Config {
         Config {
             dir: PathBuf::from("tablebases"),
             rules: Rules::default(),
+            memory: TableMemory::Outcomes,
             search: SearchOptions {
                 hash_mib: 256,
                 threads: cores,
@@ -71,6 +74,21 @@ impl Default for Config {
             toguz_hash_mib: 16,
         }
     }
+}
+
+/// How much of each Nine Men's Morris table the server keeps in memory
+/// (each table is loaded on first use).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TableMemory {
+    /// Memory-mapped files and their block caches only: least memory,
+    /// slowest placement searches.
+    Mapped,
+    /// Two-bit outcomes whole (2.2 GB for all 49 subspaces), for the
+    /// placement search, as `solver nine probe`; distances from the files.
+    Outcomes,
+    /// Whole tables with distances (about 9 GB for all 49): the fastest
+    /// probes.
+    Values,
 }
 
 /// Everything the handlers share.

@@ -4,7 +4,7 @@
 //! to one worker thread that owns the [`Analyst`] and its parallel search
 //! (one search at a time, its transposition table kept between them).
 
-use super::{json, params, position_param, ApiError, AppState, Config, Query, Shared};
+use super::{json, params, position_param, ApiError, AppState, Config, Query, Shared, TableMemory};
 use crate::morris::analysis::{Analyst, SearchOptions};
 use crate::morris::database::scan;
 use crate::morris::position::{Position, Rules};
@@ -52,7 +52,12 @@ pub struct NineState {
 impl NineState {
     pub fn new(config: &Config) -> NineState {
         let tables = Tablebases::open(&config.dir, config.rules)
-            .map(|tb| &*Box::leak(Box::new(tb.in_memory_wdl())))
+            .map(|tb| match config.memory {
+                TableMemory::Mapped => tb,
+                TableMemory::Outcomes => tb.in_memory_wdl(),
+                TableMemory::Values => tb.in_memory(),
+            })
+            .map(|tb| &*Box::leak(Box::new(tb)))
             .map_err(ApiError::from);
         let worker = tables.as_ref().ok().and_then(|&tb| {
             let (send, receive) = sync_channel::<Job>(QUEUE);
@@ -157,7 +162,8 @@ async fn probe(state: Shared, query: Query) -> Result<Response, ApiError> {
         return nine.placement(pos, Ask::Analyse).await.map(json);
     }
     let analysis = Analyst::new(tb, nine.options).analyse(&pos)?;
-    Ok(json(analysis.to_json()))
+    // Serialised straight into the body: the object of `Analysis::to_json`.
+    Ok(axum::Json(analysis).into_response())
 }
 
 async fn best(state: Shared, query: Query) -> Result<Response, ApiError> {
