@@ -400,13 +400,13 @@ async fn three_game(
                 i + 1
             ));
         }
-        if i % 2 == 0 && entry["value"] != "win" {
+        if i & 1 == 0 && entry["value"] != "win" {
             return Err(format!("ply {}: White's {text} does not win", i + 1));
         }
         let m = three::parse_move(&pos, text).map_err(|e| e.to_string())?;
         pos = pos.play(m);
     }
-    if !pos.finished() || moves.len() % 2 == 0 {
+    if !pos.finished() || moves.len() & 1 == 0 {
         return Err(format!(
             "the record {moves:?} does not end with White's win"
         ));
