@@ -24,12 +24,14 @@ function setBusy(delta) {
   document.body.dataset.busy = busy > 0 ? "1" : "0";
 }
 
-/** GET an API path; resolves to the JSON body, rejects with its `error`. */
-async function api(path, params) {
+/** GET an API path; resolves to the JSON body, rejects with its `error`.
+ * An aborted request (`signal`) rejects too, and closes its connection: a
+ * queued placement search whose request is gone is skipped by the server. */
+async function api(path, params, signal) {
   const query = new URLSearchParams(params).toString();
   setBusy(1);
   try {
-    const response = await fetch(`/api/${path}${query ? "?" + query : ""}`);
+    const response = await fetch(`/api/${path}${query ? "?" + query : ""}`, { signal });
     const type = response.headers.get("content-type") || "";
     if (!type.includes("json")) {
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
@@ -153,6 +155,10 @@ const Morris = {
   /** Fetch everything about the shown position, then draw it. */
   async load(thenEngine) {
     const token = ++this.token;
+    // Requests about the position shown before are no longer wanted.
+    if (this.abort) this.abort.abort();
+    this.abort = new AbortController();
+    const signal = this.abort.signal;
     const game = this.game;
     const position = this.position();
     setHash(game, position);
@@ -169,18 +175,18 @@ const Morris = {
       let show = null;
       let probe = null;
       let probeError = null;
-      const probing = api(`${game}/probe`, { position }).then(
+      const probing = api(`${game}/probe`, { position }, signal).then(
         (p) => { probe = p; },
         (e) => { probeError = e; },
       );
       if (game === "nine") {
         [svg, show] = await Promise.all([
-          api("nine/svg", { position }),
-          api("nine/show", { position }),
+          api("nine/svg", { position }, signal),
+          api("nine/show", { position }, signal),
           probing,
         ]);
       } else {
-        [svg] = await Promise.all([api("three/svg", { position }), probing]);
+        [svg] = await Promise.all([api("three/svg", { position }, signal), probing]);
         if (probeError) throw probeError;
       }
       if (token !== this.token) return;
@@ -218,7 +224,7 @@ const Morris = {
     const position = this.position();
     $("m-hint").textContent = "The perfect player is thinking…";
     try {
-      const answer = await api(`${this.game}/best`, { position });
+      const answer = await api(`${this.game}/best`, { position }, this.abort.signal);
       if (token !== this.token || !answer.best) return;
       this.play(answer.best.move, false);
     } catch (e) {
