@@ -11,6 +11,7 @@ pub mod nine_malom;
 pub mod nine_probe;
 pub mod nine_tb;
 pub mod progress;
+pub mod serve;
 pub mod three;
 pub mod toguz;
 
@@ -31,6 +32,9 @@ pub enum Game {
     Three(three::Args),
     /// Toguz Kumalak: rules, PlayOK replay, perft and a parallel search.
     Toguz(toguz::Args),
+    /// The web board and JSON API for all three games (loopback only by
+    /// default; see docs/api.md).
+    Serve(serve::Args),
 }
 
 /// Error type of the command line: one line of text.
@@ -43,6 +47,7 @@ pub fn main() -> ExitCode {
         Game::Nine(args) => nine::run(args),
         Game::Three(args) => three::run(args),
         Game::Toguz(args) => toguz::run(args),
+        Game::Serve(args) => serve::serve(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -58,6 +63,11 @@ pub fn print_json<T: serde::Serialize>(value: &T) -> CliResult {
     let text = serde_json::to_string_pretty(value).map_err(|e| e.to_string())?;
     println!("{text}");
     Ok(())
+}
+
+/// Write a text file (e.g. an SVG picture), with the path in the error.
+pub fn write_file(path: &std::path::Path, text: &str) -> CliResult {
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Parse a position given as command-line words (joined by spaces), or

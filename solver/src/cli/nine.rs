@@ -27,6 +27,10 @@ pub enum Command {
         /// Play without flying (a side with 3 stones slides like any other).
         #[arg(long)]
         no_flying: bool,
+        /// Also write the board as an SVG picture to this file (for papers
+        /// and docs; the same drawing as the web board).
+        #[arg(long, value_name = "FILE")]
+        svg: Option<std::path::PathBuf>,
         /// Print JSON instead of the drawing.
         #[arg(long)]
         json: bool,
@@ -70,8 +74,9 @@ pub fn run(args: Args) -> CliResult {
         Command::Show {
             position,
             no_flying,
+            svg,
             json,
-        } => show(&position, rules(no_flying), json),
+        } => show(&position, rules(no_flying), svg.as_deref(), json),
         Command::Perft {
             depth,
             position,
@@ -100,25 +105,19 @@ fn capitalised(color: Color) -> &'static str {
 }
 
 /// `solver nine show`.
-fn show(words: &[String], rules: Rules, json: bool) -> CliResult {
+fn show(words: &[String], rules: Rules, svg: Option<&std::path::Path>, json: bool) -> CliResult {
     let pos = super::parse_position(words, Position::start())?;
+    if let Some(file) = svg {
+        super::write_file(file, &crate::morris::svg::nine_svg(&pos))?;
+    }
+    if json {
+        return print_json(&crate::morris::report::show_json(&pos, rules));
+    }
     let mut moves = legal_moves(&pos, rules);
     moves.sort_by_key(move_order);
     let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
     let over = game_over(&pos, rules);
     let (canon, op) = pos.canonical();
-    if json {
-        return print_json(&json!({
-            "position": pos.to_string(),
-            "to_move": pos.to_move.name(),
-            "hand": {"white": pos.hand[0], "black": pos.hand[1]},
-            "on_board": {"white": pos.stones[0].count_ones(), "black": pos.stones[1].count_ones()},
-            "flying": rules.flying,
-            "moves": moves,
-            "game_over": over.map(|o| o.describe()),
-            "canonical": {"position": canon.to_string(), "symmetry": op},
-        }));
-    }
     print!("{}", draw_nine(&pos));
     println!("{pos}");
     println!(

@@ -168,7 +168,8 @@ pub fn generate(args: GenerateArgs) -> CliResult {
 /// `solver nine stats`.
 pub fn stats(args: StatsArgs) -> CliResult {
     let rules = args.tables.rules();
-    let (tables, sectors) = scan_all(&args.tables.dir, rules).map_err(|e| e.to_string())?;
+    let all = scan_all(&args.tables.dir, rules).map_err(|e| e.to_string())?;
+    let (tables, sectors) = &all;
     if tables.is_empty() && sectors.is_empty() {
         return Err(format!(
             "no {} tablebases in {}",
@@ -176,98 +177,61 @@ pub fn stats(args: StatsArgs) -> CliResult {
             args.tables.dir.display()
         ));
     }
-    let mut rows = Vec::new();
-    let mut totals = [0u64; 5];
-    for (sub, table) in &tables {
-        let h = table.header();
-        let row = [h.positions, h.wins, h.losses, h.draws, table.bytes()];
-        for (t, v) in totals.iter_mut().zip(row) {
-            *t += v;
-        }
-        rows.push(json!({
-            "white": sub.us, "black": sub.them, "positions": h.positions,
-            "wins": h.wins, "losses": h.losses, "draws": h.draws,
-            "max_win": h.max_win, "max_loss": h.max_loss, "bytes": table.bytes(),
-        }));
-    }
-    let totals_json = json!({
-        "subspaces": tables.len(), "positions": totals[0], "wins": totals[1],
-        "losses": totals[2], "draws": totals[3], "bytes": totals[4],
-    });
-    let mut sector_rows = Vec::new();
-    let mut sector_totals = [0u64; 5];
-    for (sector, table) in &sectors {
-        let h = table.header();
-        let row = [h.positions, h.wins, h.losses, h.draws, table.bytes()];
-        for (t, v) in sector_totals.iter_mut().zip(row) {
-            *t += v;
-        }
-        sector_rows.push(json!({
-            "white": sector.us, "black": sector.them, "white_hand": sector.us_hand,
-            "black_hand": sector.them_hand, "positions": h.positions, "wins": h.wins,
-            "losses": h.losses, "draws": h.draws, "bytes": table.bytes(),
-        }));
-    }
-    let sector_totals_json = json!({
-        "sectors": sectors.len(), "positions": sector_totals[0], "wins": sector_totals[1],
-        "losses": sector_totals[2], "draws": sector_totals[3], "bytes": sector_totals[4],
-    });
+    let j = crate::morris::report::stats_json(&all, rules);
     if args.json {
-        return print_json(&json!({
-            "rules": rules_name(rules), "subspaces": rows, "totals": totals_json,
-            "sectors": sector_rows, "sector_totals": sector_totals_json,
-        }));
+        return print_json(&j);
     }
-    println!(
-        "{:>5} {:>13} {:>13} {:>13} {:>13} {:>7} {:>8} {:>13}",
-        "w-b", "positions", "wins", "losses", "draws", "max_win", "max_loss", "bytes"
-    );
-    for (sub, table) in &tables {
-        let h = table.header();
+    let row = |name: String, r: &serde_json::Value, distances: bool| {
+        let n = |k: &str| r[k].as_u64().map_or(String::new(), |v| v.to_string());
+        if distances {
+            println!(
+                "{name:>9} {:>13} {:>13} {:>13} {:>13} {:>7} {:>8} {:>13}",
+                n("positions"),
+                n("wins"),
+                n("losses"),
+                n("draws"),
+                n("max_win"),
+                n("max_loss"),
+                n("bytes")
+            );
+        } else {
+            println!(
+                "{name:>9} {:>13} {:>13} {:>13} {:>13} {:>13}",
+                n("positions"),
+                n("wins"),
+                n("losses"),
+                n("draws"),
+                n("bytes")
+            );
+        }
+    };
+    if !tables.is_empty() {
         println!(
-            "{:>5} {:>13} {:>13} {:>13} {:>13} {:>7} {:>8} {:>13}",
-            sub.to_string(),
-            h.positions,
-            h.wins,
-            h.losses,
-            h.draws,
-            h.max_win,
-            h.max_loss,
-            table.bytes()
+            "{:>9} {:>13} {:>13} {:>13} {:>13} {:>7} {:>8} {:>13}",
+            "w-b", "positions", "wins", "losses", "draws", "max_win", "max_loss", "bytes"
         );
+        for (sub, r) in tables
+            .keys()
+            .zip(j["subspaces"].as_array().into_iter().flatten())
+        {
+            row(sub.to_string(), r, true);
+        }
+        row("all".into(), &j["totals"], true);
     }
-    println!(
-        "{:>5} {:>13} {:>13} {:>13} {:>13} {:>7} {:>8} {:>13}",
-        "all", totals[0], totals[1], totals[2], totals[3], "", "", totals[4]
-    );
     if !sectors.is_empty() {
         println!();
-        println!("placement sectors (side to move's stones on the board and in hand, then the opponent's; win/draw/loss only)");
+        println!("placement sectors (stones on the board, then in hand, of the side to move and of the opponent; win/draw/loss only)");
         println!(
             "{:>9} {:>13} {:>13} {:>13} {:>13} {:>13}",
             "w-b-wf-bf", "positions", "wins", "losses", "draws", "bytes"
         );
-        for (sector, table) in &sectors {
-            let h = table.header();
-            println!(
-                "{:>9} {:>13} {:>13} {:>13} {:>13} {:>13}",
-                sector.to_string(),
-                h.positions,
-                h.wins,
-                h.losses,
-                h.draws,
-                table.bytes()
-            );
+        for (sector, r) in sectors
+            .keys()
+            .zip(j["sectors"].as_array().into_iter().flatten())
+        {
+            row(sector.to_string(), r, false);
         }
-        println!(
-            "{:>9} {:>13} {:>13} {:>13} {:>13} {:>13}",
-            "all",
-            sector_totals[0],
-            sector_totals[1],
-            sector_totals[2],
-            sector_totals[3],
-            sector_totals[4]
-        );
+        row("all".into(), &j["sector_totals"], false);
     }
     Ok(())
 }

@@ -3,10 +3,10 @@
 
 use super::{print_json, CliResult};
 use crate::morris::position::Color;
-use crate::morris::three::solve::{Counts, Solution};
-use crate::morris::three::{parse_move, Position};
+use crate::morris::three::solve::Solution;
+use crate::morris::three::{parse_move, report, Position};
 use clap::Subcommand;
-use serde_json::{json, Value as Json};
+use serde_json::json;
 use std::io::{BufRead, Write};
 use std::time::Instant;
 use tablebase::Value;
@@ -24,6 +24,18 @@ pub enum Command {
     /// Solve the whole game: the value of the empty board and of each first
     /// move, and totals of reachable positions by value.
     Solve {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Draw a position and list its legal moves (`--svg FILE` also writes
+    /// the board as an SVG picture, for papers and docs).
+    Show {
+        /// Position text, e.g. "W...B.... w 2 2"; the empty board when omitted.
+        position: Vec<String>,
+        /// Write the board picture to this SVG file.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<std::path::PathBuf>,
         /// Print JSON.
         #[arg(long)]
         json: bool,
@@ -67,6 +79,11 @@ pub enum Side {
 pub fn run(args: Args) -> CliResult {
     match args.command {
         Command::Solve { json } => solve(json),
+        Command::Show {
+            position,
+            svg,
+            json,
+        } => show(&position, svg.as_deref(), json),
         Command::Probe {
             position,
             moves,
@@ -89,45 +106,19 @@ fn describe(v: Value) -> String {
     v.to_string()
 }
 
-fn counts_json(c: &Counts) -> Json {
-    json!({"positions": c.positions, "wins": c.wins, "losses": c.losses, "draws": c.draws})
-}
-
 /// `solver three solve`.
 fn solve(json: bool) -> CliResult {
     let started = Instant::now();
     let sol = solution()?;
     let solve_ms = started.elapsed().as_secs_f64() * 1e3;
+    if json {
+        return print_json(&report::solve_json(&sol, solve_ms));
+    }
     let start = Position::start();
     let value = sol.value(&start);
     let mut first = sol.moves(&start);
     first.sort_by_key(|&(m, _)| m.to);
     let totals = sol.reachable();
-    if json {
-        let moves: serde_json::Map<String, Json> = first
-            .iter()
-            .map(|(m, v)| (m.to_string(), json!(v.outcome().as_str())))
-            .collect();
-        let plies: serde_json::Map<String, Json> = first
-            .iter()
-            .map(|(m, v)| (m.to_string(), json!(v.distance())))
-            .collect();
-        let p = &totals.positions;
-        return print_json(&json!({
-            "value": value.outcome().as_str(),
-            "plies": value.distance(),
-            "first_moves": moves,
-            "first_move_plies": plies,
-            "positions": p.positions,
-            "wins": p.wins,
-            "losses": p.losses,
-            "draws": p.draws,
-            "classes": counts_json(&totals.classes),
-            "indexed_classes": sol.classes().len(),
-            "levels": sol.levels(),
-            "solve_ms": solve_ms,
-        }));
-    }
     println!(
         "Three Men's Morris solved in {solve_ms:.1} ms ({} symmetry classes indexed, {} levels).",
         sol.classes().len(),
@@ -152,6 +143,35 @@ fn solve(json: bool) -> CliResult {
     Ok(())
 }
 
+/// `solver three show`.
+fn show(words: &[String], svg: Option<&std::path::Path>, json: bool) -> CliResult {
+    let pos = super::parse_position(words, Position::start())?;
+    if let Some(file) = svg {
+        super::write_file(file, &crate::morris::svg::three_svg(&pos))?;
+    }
+    let moves: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+    if json {
+        return print_json(&json!({
+            "position": pos.to_string(),
+            "to_move": pos.to_move.name(),
+            "finished": pos.finished(),
+            "moves": moves,
+        }));
+    }
+    print!("{}", pos.draw());
+    println!("{pos}");
+    if pos.finished() {
+        println!("The game is over: {} has lost.", name(pos.to_move));
+    } else {
+        println!(
+            "{} to move; legal moves: {}",
+            name(pos.to_move),
+            moves.join(" ")
+        );
+    }
+    Ok(())
+}
+
 /// Play the moves of `list` (space-separated) from `pos`.
 fn play_moves(mut pos: Position, list: &str) -> Result<Position, String> {
     for (i, text) in list.split_whitespace().enumerate() {
@@ -168,20 +188,7 @@ fn probe(words: &[String], moves: &str, json: bool) -> CliResult {
     let value = sol.value(&pos);
     let list = sol.moves(&pos);
     if json {
-        let moves: Vec<Json> = list
-            .iter()
-            .map(|(m, v)| {
-                json!({"move": m.to_string(), "value": v.outcome().as_str(), "plies": v.distance()})
-            })
-            .collect();
-        return print_json(&json!({
-            "position": pos.to_string(),
-            "to_move": pos.to_move.name(),
-            "value": value.outcome().as_str(),
-            "plies": value.distance(),
-            "finished": pos.finished(),
-            "moves": moves,
-        }));
+        return print_json(&report::probe_json(&sol, &pos));
     }
     print!("{}", pos.draw());
     println!("{pos}");

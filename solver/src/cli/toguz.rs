@@ -414,18 +414,11 @@ fn run_search(position: Option<&str>, args: &SearchArgs, json: bool) -> CliResul
     };
     let r = engine.search(&board, &limits, &mut report);
     if json {
-        #[derive(serde::Serialize)]
-        struct Out<'a> {
-            position: String,
-            threads: usize,
-            #[serde(flatten)]
-            result: &'a crate::toguz::search::SearchResult,
-        }
-        return print_json(&Out {
-            position: board.to_string(),
-            threads: limits.threads,
-            result: &r,
-        });
+        return print_json(&crate::toguz::report::search_json(
+            &board,
+            limits.threads,
+            &r,
+        ));
     }
     if let Some(best) = r.best {
         let mut after = board;

@@ -100,16 +100,36 @@ impl Analysis {
 
     /// The JSON object of `solver nine probe --json` and the web API:
     /// `position`, `value`, `dtc`, `source`, `moves` (`move`, `value`, `dtc`).
+    /// The same object as serialising the analysis (its `Serialize`), which
+    /// the web server does straight into the response.
     pub fn to_json(&self) -> Json {
-        json!({
-            "position": self.position.to_string(),
-            "value": self.value.as_str(),
-            "dtc": self.dtc,
-            "source": self.source.as_str(),
-            "moves": self.moves.iter().map(|m| json!({
-                "move": m.mv.to_string(), "value": m.value.as_str(), "dtc": m.dtc,
-            })).collect::<Vec<_>>(),
-        })
+        serde_json::to_value(self).unwrap_or_else(|e| json!({ "error": e.to_string() }))
+    }
+}
+
+/// Keys in sorted order, as a `serde_json` object prints them.
+impl serde::Serialize for Analysis {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(5))?;
+        map.serialize_entry("dtc", &self.dtc)?;
+        map.serialize_entry("moves", &self.moves)?;
+        map.serialize_entry("position", &self.position.to_string())?;
+        map.serialize_entry("source", self.source.as_str())?;
+        map.serialize_entry("value", self.value.as_str())?;
+        map.end()
+    }
+}
+
+/// `{"dtc", "move", "value"}`, keys in sorted order.
+impl serde::Serialize for MoveValue {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(3))?;
+        map.serialize_entry("dtc", &self.dtc)?;
+        map.serialize_entry("move", &self.mv.to_string())?;
+        map.serialize_entry("value", self.value.as_str())?;
+        map.end()
     }
 }
 

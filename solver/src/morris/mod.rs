@@ -17,5 +17,7 @@ pub mod placement;
 pub mod placement_tables;
 pub mod position;
 pub mod probe;
+pub mod report;
 pub mod sector;
+pub mod svg;
 pub mod three;

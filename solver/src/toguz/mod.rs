@@ -10,6 +10,7 @@ pub mod eval;
 pub mod notation;
 pub mod perft;
 pub mod pgn;
+pub mod report;
 pub mod search;
 pub mod selfplay;
 

@@ -1,0 +1,77 @@
+//! `solver serve`: the web board and the JSON API (see `docs/api.md`).
+
+use super::nine_tb::TableArgs;
+use super::CliResult;
+use crate::server::{run, Config, TableMemory};
+use std::net::SocketAddr;
+use std::time::Duration;
+
+/// Arguments of `solver serve`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    pub tables: TableArgs,
+    /// Address to listen on. The default is loopback only; give e.g.
+    /// 0.0.0.0:8080 to let other machines in (there is no authentication).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+    /// How much of each table to keep in memory once first used: `mapped`
+    /// (least memory), `outcomes` (2.2 GB for all 49 subspaces; fast
+    /// placement searches, as `nine probe`) or `values` (about 9 GB for all
+    /// 49; the fastest probes).
+    #[arg(long, value_enum, default_value = "outcomes")]
+    pub memory: TableMemory,
+    /// Transposition table of the placement search, at most this many MiB.
+    #[arg(long, default_value_t = 256)]
+    pub hash_mib: u64,
+    /// Placement search threads (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
+    /// Longest a request waits for a Nine Men's Morris placement search, in
+    /// seconds (then it gets a `timeout` error; the search finishes in the
+    /// background).
+    #[arg(long, default_value_t = 60)]
+    pub search_seconds: u64,
+    /// Longest Toguz Kumalak search a request may ask for, in seconds.
+    #[arg(long, default_value_t = 10.0)]
+    pub toguz_max_time: f64,
+    /// Toguz Kumalak searches at once (default: one per core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    pub toguz_searches: Option<u16>,
+}
+
+/// `solver serve`.
+pub fn serve(args: Args) -> CliResult {
+    if !(args.toguz_max_time.is_finite()
+        && args.toguz_max_time > 0.0
+        && args.toguz_max_time <= 3600.0)
+    {
+        return Err("--toguz-max-time must be more than 0 and at most 3600 seconds".into());
+    }
+    if !(1..=3600).contains(&args.search_seconds) {
+        return Err("--search-seconds must be 1..3600".into());
+    }
+    let mut config = Config {
+        dir: args.tables.dir.clone(),
+        rules: args.tables.rules(),
+        memory: args.memory,
+        placement_wait: Duration::from_secs(args.search_seconds),
+        toguz_max_time: Duration::from_secs_f64(args.toguz_max_time),
+        ..Config::default()
+    };
+    config.search.hash_mib = args.hash_mib.clamp(1, 1 << 16);
+    if let Some(t) = args.threads {
+        config.search.threads = usize::from(t);
+    }
+    if let Some(n) = args.toguz_searches {
+        config.toguz_searches = usize::from(n);
+    }
+    if !config.dir.is_dir() {
+        eprintln!(
+            "note: no tablebase directory {}: Nine Men's Morris answers will say so \
+             (run `solver nine generate` first)",
+            config.dir.display()
+        );
+    }
+    run(args.addr, &config)
+}

@@ -1,0 +1,139 @@
+//! Helpers of the web tests: small tables generated once per test binary,
+//! the real server on an ephemeral loopback port (in this process), and a
+//! minimal HTTP/1.1 client (GET only) so that the tests need no HTTP client
+//! crate of their own.
+
+#![allow(dead_code)]
+
+use solver::morris::database::{generate, GenerateObserver};
+use solver::morris::position::Rules;
+use solver::server::{serve, AppState, Config};
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::Duration;
+use tablebase::retro::Observer;
+
+struct Quiet;
+impl Observer for Quiet {}
+impl GenerateObserver for Quiet {}
+
+/// The standard rules (flying).
+pub const STD: Rules = Rules { flying: true };
+
+/// Tables of every subspace with at most `max_stones` stones, generated once
+/// per test binary into a temporary directory.
+pub fn tables(max_stones: u8) -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("web-tables-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        generate(&dir, STD, max_stones, &Quiet).expect("generate the test tables");
+        dir
+    })
+}
+
+/// A server for `config` on 127.0.0.1 and an ephemeral port, run on a
+/// runtime of its own thread; its address.
+pub fn start(config: Config) -> SocketAddr {
+    let state = AppState::new(&config).expect("server state");
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("runtime");
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            send.send(listener.local_addr().unwrap()).unwrap();
+            serve(listener, state).await.unwrap();
+        });
+    });
+    receive.recv().expect("server address")
+}
+
+/// The server configuration of the tests: `dir`, small searches.
+pub fn config(dir: &Path) -> Config {
+    let mut c = Config {
+        dir: dir.to_owned(),
+        toguz_max_time: Duration::from_secs(2),
+        ..Config::default()
+    };
+    c.search.hash_mib = 16;
+    c
+}
+
+/// Percent-encode a query value.
+pub fn encode(text: &str) -> String {
+    let mut out = String::new();
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// One HTTP response.
+#[derive(Debug)]
+pub struct Reply {
+    pub status: u16,
+    pub content_type: String,
+    pub body: String,
+}
+
+impl Reply {
+    /// The body as JSON (panics with the body if it is not).
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+    }
+}
+
+/// Send a raw request (with `Connection: close`) and read the whole answer.
+pub fn request(addr: SocketAddr, method: &str, target: &str) -> Reply {
+    let mut stream = TcpStream::connect(addr).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(120)))
+        .unwrap();
+    write!(
+        stream,
+        "{method} {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).expect("read the answer");
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").expect("a header block");
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("a status line");
+    let content_type = head
+        .lines()
+        .find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.eq_ignore_ascii_case("content-type")
+                .then(|| v.trim().to_string())
+        })
+        .unwrap_or_default();
+    Reply {
+        status,
+        content_type,
+        body: body.to_string(),
+    }
+}
+
+/// GET `path` (query values already encoded).
+pub fn get(addr: SocketAddr, target: &str) -> Reply {
+    request(addr, "GET", target)
+}
+
+/// GET an API path with a `position` parameter.
+pub fn get_position(addr: SocketAddr, path: &str, position: &str) -> Reply {
+    get(addr, &format!("{path}?position={}", encode(position)))
+}

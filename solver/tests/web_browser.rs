@@ -1,0 +1,478 @@
+//! The web board in a real browser: headless Chromium driven through
+//! WebDriver (Debian's `chromium` and `chromium-driver`) plays a complete
+//! Three Men's Morris game against the perfect player by clicking on the
+//! board, checks that the move values a Nine Men's Morris position shows
+//! equal the API's, plays a capture by clicks, and plays Toguz Kumalak
+//! against the engine. It saves screenshots of the three boards (into
+//! `$SCREENSHOTS_DIR`, default the target's temporary directory;
+//! `scripts/screenshots.sh` writes them into `docs/img/`) and a screenshot
+//! on failure.
+//!
+//! Without `chromedriver` on the PATH the test prints why and passes, except
+//! under `CI=true`, where it fails (`.ci/run` installs the packages).
+
+mod web;
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{json, Value as Json};
+use solver::morris::three;
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use web::{get_position, STD};
+
+/// A 3-3 moving-phase position where White closes a mill at once.
+const NINE: &str = "W.W..B...B.W....B....... w 0 0";
+
+type Result<T> = std::result::Result<T, String>;
+
+fn chromedriver() -> Option<PathBuf> {
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|p| p.join("chromedriver"))
+            .find(|p| p.is_file())
+    })
+}
+
+/// Kills the chromedriver it holds when dropped.
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+fn screenshots() -> PathBuf {
+    let dir = std::env::var_os("SCREENSHOTS_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("web-screenshots"));
+    std::fs::create_dir_all(&dir).expect("screenshot directory");
+    dir
+}
+
+#[test]
+fn browser_plays_and_shows_the_api_values() {
+    let Some(driver) = chromedriver() else {
+        if std::env::var("CI").as_deref() == Ok("true") {
+            panic!("chromedriver is not on the PATH under CI=true (apt-get install chromium chromium-driver)");
+        }
+        eprintln!(
+            "skipped: no chromedriver on the PATH (apt-get install chromium chromium-driver)"
+        );
+        return;
+    };
+    let addr = web::start(web::config(web::tables(6)));
+    let port = free_port();
+    let _driver = Driver(
+        Command::new(driver)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start chromedriver"),
+    );
+    let started = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "chromedriver does not listen"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let profile = std::env::temp_dir().join(format!("web-chromium-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&profile);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let shots = screenshots();
+    runtime.block_on(async {
+        let client = connect(port, &profile).await;
+        let result = run(&client, addr, &shots).await;
+        if let Err(e) = &result {
+            let file = shots.join("failure.png");
+            if let Ok(png) = client.screenshot().await {
+                let _ = std::fs::write(&file, png);
+                eprintln!("screenshot of the failure: {}", file.display());
+            }
+            eprintln!("browser test failed: {e}");
+        }
+        let _ = client.close().await;
+        let _ = std::fs::remove_dir_all(&profile);
+        result.unwrap();
+    });
+}
+
+async fn connect(port: u16, profile: &std::path::Path) -> Client {
+    let mut args = vec![
+        "--headless=new".to_string(),
+        "--no-sandbox".into(),
+        "--disable-gpu".into(),
+        "--disable-dev-shm-usage".into(),
+        "--disable-background-networking".into(),
+        "--disable-component-update".into(),
+        "--disable-sync".into(),
+        "--no-first-run".into(),
+        "--window-size=1280,900".into(),
+    ];
+    args.push(format!("--user-data-dir={}", profile.display()));
+    let mut options = json!({ "args": args });
+    for binary in ["/usr/bin/chromium", "/usr/bin/chromium-browser"] {
+        if std::path::Path::new(binary).is_file() {
+            options["binary"] = json!(binary);
+            break;
+        }
+    }
+    let mut caps = serde_json::Map::new();
+    caps.insert("browserName".into(), json!("chrome"));
+    caps.insert("goog:chromeOptions".into(), options);
+    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{port}"))
+        .await
+        .expect("a WebDriver session")
+}
+
+/// Evaluate a JavaScript expression in the page.
+async fn eval(client: &Client, expr: &str) -> Result<Json> {
+    client
+        .execute(&format!("return ({expr});"), vec![])
+        .await
+        .map_err(|e| format!("script `{expr}`: {e}"))
+}
+
+/// Wait until the page is idle and `expr` is truthy; its value.
+async fn wait(client: &Client, expr: &str) -> Result<Json> {
+    let started = Instant::now();
+    loop {
+        let v = eval(
+            client,
+            &format!("document.body.dataset.busy === '0' && ({expr})"),
+        )
+        .await?;
+        if !(v.is_null() || v == json!(false) || v == json!("") || v == json!(0)) {
+            return Ok(v);
+        }
+        if started.elapsed() > Duration::from_secs(60) {
+            return Err(format!("timed out waiting for `{expr}`"));
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn click_point(client: &Client, point: &str) -> Result<()> {
+    client
+        .find(Locator::Css(&format!(
+            "#board g.pt[data-point='{point}'] circle.hit"
+        )))
+        .await
+        .map_err(|e| format!("point {point}: {e}"))?
+        .click()
+        .await
+        .map_err(|e| format!("click {point}: {e}"))
+}
+
+/// Click a move on the board: the stone, the destination, the removal.
+async fn click_move(client: &Client, text: &str) -> Result<()> {
+    let (main, removal) = match text.split_once('x') {
+        Some((m, r)) => (m, Some(r)),
+        None => (text, None),
+    };
+    for point in main.split('-').chain(removal) {
+        click_point(client, point).await?;
+    }
+    Ok(())
+}
+
+async fn shot(client: &Client, file: PathBuf) -> Result<()> {
+    let png = client.screenshot().await.map_err(|e| e.to_string())?;
+    std::fs::write(&file, png).map_err(|e| format!("{}: {e}", file.display()))
+}
+
+const ROWS: &str = "[...document.querySelectorAll('#m-moves tr[data-move]')]";
+
+async fn run(client: &Client, addr: SocketAddr, shots: &std::path::Path) -> Result<()> {
+    let base = format!("http://{addr}/");
+    nine_values(client, addr, &base, shots).await?;
+    three_game(client, addr, &base, shots).await?;
+    toguz_game(client, &base, shots).await?;
+    client
+        .goto(&format!("{base}#stats"))
+        .await
+        .map_err(|e| e.to_string())?;
+    wait(
+        client,
+        "document.querySelectorAll('#s-nine svg rect').length > 0",
+    )
+    .await?;
+    shot(client, shots.join("stats.png")).await
+}
+
+/// The values on the page are the API's; a capture played by clicks.
+async fn nine_values(
+    client: &Client,
+    addr: SocketAddr,
+    base: &str,
+    shots: &std::path::Path,
+) -> Result<()> {
+    let url = format!("{base}#nine/{}", web::encode(NINE));
+    client.goto(&url).await.map_err(|e| e.to_string())?;
+    wait(client, &format!("{ROWS}.length > 0")).await?;
+    let shown = eval(
+        client,
+        &format!("{ROWS}.map(tr => [tr.dataset.move, tr.dataset.value, tr.dataset.dtc])"),
+    )
+    .await?;
+    let api = get_position(addr, "/api/nine/probe", NINE).json();
+    let expected: Vec<Json> = api["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| json!([m["move"], m["value"], m["dtc"].to_string()]))
+        .collect();
+    if shown != json!(expected) {
+        return Err(format!("page shows {shown}, the API says {expected:?}"));
+    }
+    // The marker on each movable stone has the best value of its moves.
+    let marks = eval(
+        client,
+        "[...document.querySelectorAll('#board g.pt')].filter(g => g.querySelector('circle.mark')).map(g => [g.dataset.point, g.querySelector('circle.mark').dataset.value])",
+    )
+    .await?;
+    let pos: solver::morris::position::Position = NINE.parse().unwrap();
+    let mut best = std::collections::BTreeMap::new();
+    for m in api["moves"].as_array().unwrap() {
+        let from = m["move"]
+            .as_str()
+            .unwrap()
+            .split('-')
+            .next()
+            .unwrap()
+            .to_string();
+        best.entry(from).or_insert_with(|| m["value"].clone());
+    }
+    let mut marked: Vec<(String, Json)> = marks
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m[0].as_str().unwrap().to_string(), m[1].clone()))
+        .collect();
+    marked.sort_by(|a, b| a.0.cmp(&b.0));
+    let expected: Vec<(String, Json)> = best.into_iter().collect();
+    if marked != expected {
+        return Err(format!("stone markers {marked:?}, expected {expected:?}"));
+    }
+    // Select c4: its destinations are marked; the screenshot shows them.
+    click_point(client, "c4").await?;
+    wait(
+        client,
+        "document.querySelector(\"#board g.pt.selected[data-point='c4']\")",
+    )
+    .await?;
+    shot(client, shots.join("nine.png")).await?;
+    // d7 closes a mill: the page asks for the removal; a4 is removed.
+    click_point(client, "d7").await?;
+    click_point(client, "a4").await?;
+    let mv = solver::morris::notation::parse_move(&pos, STD, "c4-d7xa4").unwrap();
+    let after = solver::morris::movegen::apply(&pos, mv).to_string();
+    wait(
+        client,
+        &format!(
+            "document.getElementById('m-text').value === {}",
+            json!(after)
+        ),
+    )
+    .await?;
+    let record = eval(client, "document.getElementById('m-record').textContent").await?;
+    if record != json!("c4-d7xa4") {
+        return Err(format!("record {record}"));
+    }
+    // The URL holds the position, so a link reproduces it.
+    let hash = eval(client, "decodeURIComponent(location.hash)").await?;
+    if hash != json!(format!("#nine/{after}")) {
+        return Err(format!("the URL does not hold the position: {hash}"));
+    }
+    client
+        .find(Locator::Id("m-undo"))
+        .await
+        .map_err(|e| e.to_string())?
+        .click()
+        .await
+        .map_err(|e| e.to_string())?;
+    wait(
+        client,
+        &format!(
+            "document.getElementById('m-text').value === {}",
+            json!(NINE)
+        ),
+    )
+    .await?;
+    Ok(())
+}
+
+/// A whole Three Men's Morris game: White (the page's user, clicking the
+/// best move the page shows) against the perfect player.
+async fn three_game(
+    client: &Client,
+    addr: SocketAddr,
+    base: &str,
+    shots: &std::path::Path,
+) -> Result<()> {
+    client
+        .goto(&format!("{base}#three"))
+        .await
+        .map_err(|e| e.to_string())?;
+    wait(client, &format!("{ROWS}.length === 9")).await?;
+    client
+        .find(Locator::Id("m-mode"))
+        .await
+        .map_err(|e| e.to_string())?
+        .select_by_value("white")
+        .await
+        .map_err(|e| e.to_string())?;
+    let mut plies = 0;
+    loop {
+        let state = wait(
+            client,
+            &format!(
+                "(document.getElementById('m-status').dataset.over === '1' || \
+                 (document.getElementById('m-status').dataset.toMove === 'white' && {ROWS}.length > 0)) && \
+                 [document.getElementById('m-status').dataset.over, {ROWS}.length ? {ROWS}[0].dataset.move : null]"
+            ),
+        )
+        .await?;
+        if state[0] == "1" {
+            break;
+        }
+        let best = state[1].as_str().ok_or("no move shown")?.to_string();
+        click_move(client, &best).await?;
+        plies += 1;
+        if plies == 3 {
+            wait(
+                client,
+                "document.getElementById('m-status').dataset.toMove === 'white'",
+            )
+            .await?;
+            shot(client, shots.join("three.png")).await?;
+        }
+        if plies > 30 {
+            return Err("the game does not end".into());
+        }
+    }
+    let status = eval(client, "document.getElementById('m-status').textContent").await?;
+    if !status.as_str().unwrap_or("").contains("White wins") {
+        return Err(format!("status at the end: {status}"));
+    }
+    // Replay the record: every move legal, White's winning (the API's
+    // value), Black's the perfect player's, and the game over at the end.
+    let record = eval(
+        client,
+        "[...document.querySelectorAll('#m-record li')].map(li => li.textContent)",
+    )
+    .await?;
+    let moves: Vec<&str> = record
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    let mut pos = three::Position::start();
+    for (i, text) in moves.iter().enumerate() {
+        let probe = get_position(addr, "/api/three/probe", &pos.to_string()).json();
+        let listed = probe["moves"].as_array().unwrap();
+        let entry = listed
+            .iter()
+            .find(|m| m["move"] == *text)
+            .ok_or_else(|| format!("ply {}: {text} is not a legal move", i + 1))?;
+        if entry["value"] != listed[0]["value"] || entry["plies"] != listed[0]["plies"] {
+            return Err(format!(
+                "ply {}: {text} is not a best move ({entry})",
+                i + 1
+            ));
+        }
+        if i & 1 == 0 && entry["value"] != "win" {
+            return Err(format!("ply {}: White's {text} does not win", i + 1));
+        }
+        let m = three::parse_move(&pos, text).map_err(|e| e.to_string())?;
+        pos = pos.play(m);
+    }
+    if !pos.finished() || moves.len() & 1 == 0 {
+        return Err(format!(
+            "the record {moves:?} does not end with White's win"
+        ));
+    }
+    Ok(())
+}
+
+/// Toguz Kumalak: the engine's analysis, then one move each against it.
+async fn toguz_game(client: &Client, base: &str, shots: &std::path::Path) -> Result<()> {
+    client
+        .goto(&format!("{base}#toguz"))
+        .await
+        .map_err(|e| e.to_string())?;
+    wait(
+        client,
+        "document.querySelectorAll('#t-board g.hole.legal').length === 9",
+    )
+    .await?;
+    client
+        .find(Locator::Id("t-time"))
+        .await
+        .map_err(|e| e.to_string())?
+        .select_by_value("0.2")
+        .await
+        .map_err(|e| e.to_string())?;
+    client
+        .find(Locator::Id("t-mode"))
+        .await
+        .map_err(|e| e.to_string())?
+        .select_by_value("white")
+        .await
+        .map_err(|e| e.to_string())?;
+    for hole in ["7", "3"] {
+        wait(
+            client,
+            "document.getElementById('t-status').textContent === 'White to move'",
+        )
+        .await?;
+        let before = eval(client, "document.querySelectorAll('#t-record li').length").await?;
+        client
+            .find(Locator::Css(&format!(
+                "#t-board g.hole.legal[data-side='white'][data-hole='{hole}']"
+            )))
+            .await
+            .map_err(|e| format!("hole {hole}: {e}"))?
+            .click()
+            .await
+            .map_err(|e| e.to_string())?;
+        let want = before.as_u64().unwrap_or(0) + 2;
+        wait(
+            client,
+            &format!("document.querySelectorAll('#t-record li').length === {want}"),
+        )
+        .await?;
+    }
+    client
+        .find(Locator::Id("t-analyse"))
+        .await
+        .map_err(|e| e.to_string())?
+        .click()
+        .await
+        .map_err(|e| e.to_string())?;
+    wait(
+        client,
+        "document.getElementById('t-analysis').textContent.startsWith('best hole')",
+    )
+    .await?;
+    shot(client, shots.join("toguz.png")).await
+}

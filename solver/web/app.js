@@ -1,0 +1,750 @@
+// The web board of `solver serve`: Nine and Three Men's Morris against the
+// tablebases, Toguz Kumalak against the engine, and the tablebase charts.
+// Plain JavaScript, no build step. Every value shown comes from the JSON API
+// (docs/api.md); the page only applies moves the server listed as legal.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const SVG_NS = "http://www.w3.org/2000/svg";
+const START = {
+  nine: "........................ w 9 9",
+  three: "......... w 3 3",
+  toguz: "9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 w 0,0 -,-",
+};
+const READING = {
+  nine: ["a7", "d7", "g7", "b6", "d6", "f6", "c5", "d5", "e5", "a4", "b4", "c4",
+    "e4", "f4", "g4", "c3", "d3", "e3", "b2", "d2", "f2", "a1", "d1", "g1"],
+  three: ["a3", "b3", "c3", "a2", "b2", "c2", "a1", "b1", "c1"],
+};
+const COLOUR = { win: "#1f9d45", draw: "#8c8f96", loss: "#d2383a" };
+
+let busy = 0;
+function setBusy(delta) {
+  busy += delta;
+  document.body.dataset.busy = busy > 0 ? "1" : "0";
+}
+
+/** GET an API path; resolves to the JSON body, rejects with its `error`.
+ * An aborted request (`signal`) rejects too, and closes its connection: a
+ * queued placement search whose request is gone is skipped by the server. */
+async function api(path, params, signal) {
+  const query = new URLSearchParams(params).toString();
+  setBusy(1);
+  try {
+    const response = await fetch(`/api/${path}${query ? "?" + query : ""}`, { signal });
+    const type = response.headers.get("content-type") || "";
+    if (!type.includes("json")) {
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      return await response.text();
+    }
+    const body = await response.json();
+    if (!response.ok) {
+      const e = new Error(body.error || `HTTP ${response.status}`);
+      e.kind = body.kind;
+      throw e;
+    }
+    return body;
+  } finally {
+    setBusy(-1);
+  }
+}
+
+function describe(value, dtc) {
+  if (value === "draw") return "draw";
+  return dtc === null || dtc === undefined ? value : `${value} in ${dtc}`;
+}
+
+function copy(text) {
+  if (navigator.clipboard) navigator.clipboard.writeText(text).catch(() => {});
+}
+
+// ---------------------------------------------------------------- routing
+
+let view = null;
+
+function setHash(game, position) {
+  const hash = position ? `#${game}/${encodeURIComponent(position)}` : `#${game}`;
+  if (location.hash !== hash) history.replaceState(null, "", hash);
+}
+
+function route() {
+  const hash = decodeURIComponent(location.hash.slice(1));
+  const slash = hash.indexOf("/");
+  const game = (slash < 0 ? hash : hash.slice(0, slash)) || "nine";
+  const position = slash < 0 ? null : hash.slice(slash + 1);
+  for (const a of document.querySelectorAll("#tabs a")) {
+    a.classList.toggle("active", a.dataset.view === game);
+  }
+  $("morris-view").hidden = !(game === "nine" || game === "three");
+  $("toguz-view").hidden = game !== "toguz";
+  $("stats-view").hidden = game !== "stats";
+  if (game === "nine" || game === "three") {
+    if (view !== game || (position && position !== Morris.position())) {
+      Morris.start(game, position || START[game]);
+    }
+  } else if (game === "toguz") {
+    if (view !== game || (position && position !== Toguz.position())) {
+      Toguz.start(position || START.toguz);
+    }
+  } else if (game === "stats") {
+    Stats.show();
+  }
+  view = game;
+}
+
+// ------------------------------------------------------------ mill games
+
+/** A move text (`d6`, `d6-d5`, `d6-d5xg7`, `d6xg7`) as its parts. */
+function parseMove(text) {
+  const [main, remove] = text.split("x");
+  const [a, b] = main.split("-");
+  return b === undefined
+    ? { text, from: null, to: a, remove: remove || null }
+    : { text, from: a, to: b, remove: remove || null };
+}
+
+/** The position after a legal move, from the position text alone. */
+function applyMove(game, position, move) {
+  const [board, side, w, b] = position.trim().split(/\s+/);
+  const points = READING[game];
+  const cells = board.split("");
+  const me = side === "w" ? "W" : "B";
+  const hand = [Number(w), Number(b)];
+  if (move.from) cells[points.indexOf(move.from)] = ".";
+  else hand[side === "w" ? 0 : 1] -= 1;
+  cells[points.indexOf(move.to)] = me;
+  if (move.remove) cells[points.indexOf(move.remove)] = ".";
+  return `${cells.join("")} ${side === "w" ? "b" : "w"} ${hand[0]} ${hand[1]}`;
+}
+
+const Morris = {
+  game: "nine",
+  history: [START.nine], // positions; history[index] is shown
+  record: [], // record[i] leads from history[i] to history[i + 1]
+  index: 0,
+  legal: [], // parsed legal moves of the shown position
+  values: null, // move text -> {value, dtc, rank} when known
+  info: null, // probe answer (value of the position), or null
+  over: null, // why the game is over, or null
+  sel: { from: null, to: null },
+  token: 0,
+
+  position() {
+    return this.history[this.index];
+  },
+
+  start(game, position) {
+    this.game = game;
+    this.history = [position];
+    this.record = [];
+    this.index = 0;
+    $("m-mode").value = "analyse";
+    this.load();
+  },
+
+  mode() {
+    return $("m-mode").value;
+  },
+
+  engineToMove() {
+    const side = this.position().trim().split(/\s+/)[1];
+    const mode = this.mode();
+    return (mode === "white" && side === "b") || (mode === "black" && side === "w");
+  },
+
+  /** Fetch everything about the shown position, then draw it. */
+  async load(thenEngine) {
+    const token = ++this.token;
+    // Requests about the position shown before are no longer wanted.
+    if (this.abort) this.abort.abort();
+    this.abort = new AbortController();
+    const signal = this.abort.signal;
+    const game = this.game;
+    const position = this.position();
+    setHash(game, position);
+    $("m-text").value = position;
+    $("m-error").textContent = "";
+    this.sel = { from: null, to: null };
+    this.legal = [];
+    this.values = null;
+    this.info = null;
+    this.over = null;
+    setBusy(1);
+    try {
+      let svg;
+      let show = null;
+      let probe = null;
+      let probeError = null;
+      const probing = api(`${game}/probe`, { position }, signal).then(
+        (p) => { probe = p; },
+        (e) => { probeError = e; },
+      );
+      if (game === "nine") {
+        [svg, show] = await Promise.all([
+          api("nine/svg", { position }, signal),
+          api("nine/show", { position }, signal),
+          probing,
+        ]);
+      } else {
+        [svg] = await Promise.all([api("three/svg", { position }, signal), probing]);
+        if (probeError) throw probeError;
+      }
+      if (token !== this.token) return;
+      $("board").innerHTML = svg;
+      for (const g of $("board").querySelectorAll("g.pt")) {
+        g.addEventListener("click", () => this.click(g.dataset.point));
+      }
+      if (probe) {
+        this.info = probe;
+        this.values = {};
+        probe.moves.forEach((m, rank) => {
+          this.values[m.move] = { value: m.value, dtc: m.dtc ?? m.plies ?? null, rank };
+        });
+      }
+      const moves = show ? show.moves : probe.moves.map((m) => m.move);
+      this.legal = moves.map(parseMove);
+      this.over = show ? show.game_over : probe.finished ? "no move or a line against it" : null;
+      if (probeError) {
+        $("m-error").textContent = probeError.message;
+      }
+      this.render();
+      if (thenEngine && this.engineToMove() && !this.over) this.engineMove(token);
+    } catch (e) {
+      if (token === this.token) {
+        $("m-error").textContent = e.message;
+        $("board").innerHTML = "";
+        this.render();
+      }
+    } finally {
+      setBusy(-1);
+    }
+  },
+
+  async engineMove(token) {
+    const position = this.position();
+    $("m-hint").textContent = "The perfect player is thinking…";
+    try {
+      const answer = await api(`${this.game}/best`, { position }, this.abort.signal);
+      if (token !== this.token || !answer.best) return;
+      this.play(answer.best.move, false);
+    } catch (e) {
+      if (token === this.token) $("m-error").textContent = e.message;
+    }
+  },
+
+  /** Play a legal move; `human` lets the perfect player answer. */
+  play(text, human) {
+    const move = parseMove(text);
+    const next = applyMove(this.game, this.position(), move);
+    this.history = this.history.slice(0, this.index + 1);
+    this.record = this.record.slice(0, this.index);
+    this.history.push(next);
+    this.record.push(text);
+    this.index += 1;
+    this.load(human !== false || this.engineToMove());
+  },
+
+  click(point) {
+    if (this.over || (this.mode() !== "analyse" && this.engineToMove())) return;
+    const sel = this.sel;
+    const legal = this.legal;
+    if (sel.to) {
+      const done = legal.find((m) => m.from === sel.from && m.to === sel.to && m.remove === point);
+      if (done) return this.play(done.text, true);
+      this.sel = { from: null, to: null };
+      return this.render();
+    }
+    if (sel.from) {
+      const to = legal.filter((m) => m.from === sel.from && m.to === point);
+      if (to.length) {
+        if (to.every((m) => m.remove)) {
+          this.sel = { from: sel.from, to: point };
+          return this.render();
+        }
+        return this.play(to.find((m) => !m.remove).text, true);
+      }
+    }
+    if (legal.some((m) => m.from === point)) {
+      this.sel = { from: point, to: null };
+      return this.render();
+    }
+    const place = legal.filter((m) => m.from === null && m.to === point);
+    if (place.length) {
+      if (place.every((m) => m.remove)) {
+        this.sel = { from: null, to: point };
+        return this.render();
+      }
+      return this.play(place.find((m) => !m.remove).text, true);
+    }
+    this.sel = { from: null, to: null };
+    this.render();
+  },
+
+  /** The best-ranked value among `moves`, or null when not known. */
+  best(moves) {
+    if (!this.values) return null;
+    let best = null;
+    for (const m of moves) {
+      const v = this.values[m.text];
+      if (v && (!best || v.rank < best.rank)) best = v;
+    }
+    return best;
+  },
+
+  /** Markers on the points the next click can choose, coloured by value. */
+  markers() {
+    const sel = this.sel;
+    const groups = new Map();
+    const add = (point, move) => {
+      if (!groups.has(point)) groups.set(point, []);
+      groups.get(point).push(move);
+    };
+    for (const m of this.legal) {
+      if (sel.to) {
+        if (m.from === sel.from && m.to === sel.to && m.remove) add(m.remove, m);
+      } else if (sel.from) {
+        if (m.from === sel.from) add(m.to, m);
+      } else if (m.from) {
+        add(m.from, m);
+      } else {
+        add(m.to, m);
+      }
+    }
+    return groups;
+  },
+
+  render() {
+    const svg = $("board").querySelector("svg");
+    if (svg) {
+      for (const old of svg.querySelectorAll(".mark")) old.remove();
+      for (const g of svg.querySelectorAll("g.pt")) {
+        g.classList.toggle("selected", g.dataset.point === this.sel.from || g.dataset.point === this.sel.to);
+      }
+      const large = this.game === "three";
+      for (const [point, moves] of this.markers()) {
+        const g = svg.querySelector(`g.pt[data-point="${point}"]`);
+        if (!g) continue;
+        const best = this.best(moves);
+        const colour = best ? COLOUR[best.value] : "#1f6fd2";
+        const onStone = g.querySelector("circle.stone");
+        const ring = document.createElementNS(SVG_NS, "circle");
+        ring.setAttribute("class", `mark ${best ? best.value : "legal"}`);
+        ring.dataset.value = best ? best.value : "";
+        if (onStone) {
+          ring.setAttribute("r", large ? 48 : 27);
+          ring.setAttribute("fill", "none");
+          ring.setAttribute("stroke", colour);
+          ring.setAttribute("stroke-width", large ? 7 : 5);
+        } else {
+          ring.setAttribute("r", large ? 24 : 13);
+          ring.setAttribute("fill", colour);
+          ring.setAttribute("opacity", "0.9");
+        }
+        g.insertBefore(ring, g.querySelector("circle.hit"));
+        if (best && best.dtc !== null && best.value !== "draw") {
+          const text = document.createElementNS(SVG_NS, "text");
+          text.setAttribute("class", "mark mark-text");
+          text.setAttribute("text-anchor", "middle");
+          if (onStone) {
+            // Inside the stone, in the value's colour.
+            text.setAttribute("y", large ? 9 : 6);
+            text.setAttribute("style", `fill:${colour}; font-size:${large ? 26 : 17}px`);
+          } else {
+            text.setAttribute("y", 5);
+          }
+          text.textContent = best.dtc;
+          g.insertBefore(text, g.querySelector("circle.hit"));
+        }
+      }
+    }
+    this.renderPanel();
+  },
+
+  renderPanel() {
+    const position = this.position();
+    const side = position.trim().split(/\s+/)[1] === "w" ? "White" : "Black";
+    let status;
+    if (this.over) {
+      status = `Game over: ${side} has lost (${this.over}); ${side === "White" ? "Black" : "White"} wins.`;
+    } else if (this.info) {
+      status = `${side} to move: ${describe(this.info.value, this.info.dtc ?? this.info.plies)} with perfect play`;
+    } else {
+      status = `${side} to move`;
+    }
+    const statusEl = $("m-status");
+    statusEl.textContent = status;
+    statusEl.dataset.over = this.over ? "1" : "0";
+    statusEl.dataset.toMove = side.toLowerCase();
+    const sel = this.sel;
+    $("m-hint").textContent = this.over ? "" : sel.to ? "Click the stone to remove." :
+      sel.from ? `Click where ${sel.from} goes.` :
+      this.mode() !== "analyse" && this.engineToMove() ? "The perfect player is thinking…" :
+      "Click a point to place, or a stone and then its destination.";
+    const body = $("m-moves").querySelector("tbody");
+    body.innerHTML = "";
+    const rows = this.values
+      ? [...this.legal].sort((a, b) => this.values[a.text].rank - this.values[b.text].rank)
+      : this.legal;
+    for (const m of rows) {
+      const v = this.values ? this.values[m.text] : null;
+      const tr = document.createElement("tr");
+      tr.dataset.move = m.text;
+      if (v) {
+        tr.className = v.value;
+        tr.dataset.value = v.value;
+        tr.dataset.dtc = v.dtc === null ? "" : String(v.dtc);
+      }
+      tr.innerHTML = `<td class="m"></td><td class="v"></td>`;
+      tr.children[0].textContent = m.text;
+      tr.children[1].textContent = v ? describe(v.value, v.dtc) : "";
+      tr.addEventListener("click", () => {
+        if (!(this.mode() !== "analyse" && this.engineToMove())) this.play(m.text, true);
+      });
+      body.appendChild(tr);
+    }
+    const record = $("m-record");
+    record.innerHTML = "";
+    this.record.forEach((text, i) => {
+      const li = document.createElement("li");
+      li.textContent = text;
+      if (i === this.index - 1) li.className = "current";
+      li.addEventListener("click", () => { this.index = i + 1; this.load(false); });
+      record.appendChild(li);
+    });
+  },
+
+  undo() {
+    if (this.index === 0) return;
+    this.index -= 1;
+    while (this.index > 0 && this.mode() !== "analyse" && this.engineToMove()) this.index -= 1;
+    this.load(false);
+  },
+
+  redo() {
+    if (this.index >= this.record.length) return;
+    this.index += 1;
+    this.load(false);
+  },
+};
+
+$("m-mode").addEventListener("change", () => Morris.load(true));
+$("m-new").addEventListener("click", () => {
+  const mode = Morris.mode();
+  Morris.start(Morris.game, START[Morris.game]);
+  $("m-mode").value = mode;
+  Morris.load(true);
+});
+$("m-undo").addEventListener("click", () => Morris.undo());
+$("m-redo").addEventListener("click", () => Morris.redo());
+$("m-load").addEventListener("click", () => Morris.start(Morris.game, $("m-text").value.trim()));
+$("m-text").addEventListener("keydown", (e) => {
+  if (e.key === "Enter") Morris.start(Morris.game, $("m-text").value.trim());
+});
+$("m-copy").addEventListener("click", () => copy(Morris.position()));
+$("m-copy-link").addEventListener("click", () => copy(location.href));
+
+// ---------------------------------------------------------- Toguz Kumalak
+
+function scoreText(score) {
+  if (score > 29000) return `win in ${30000 - score}`;
+  if (score < -29000) return `loss in ${30000 + score}`;
+  return `${score >= 0 ? "+" : ""}${(score / 100).toFixed(2)}`;
+}
+
+const Toguz = {
+  history: [START.toguz],
+  record: [],
+  index: 0,
+  show: null,
+  token: 0,
+
+  position() {
+    return this.history[this.index];
+  },
+
+  start(position) {
+    this.history = [position];
+    this.record = [];
+    this.index = 0;
+    $("t-mode").value = "analyse";
+    this.load(false);
+  },
+
+  mode() {
+    return $("t-mode").value;
+  },
+
+  engineToMove() {
+    if (!this.show) return false;
+    const mode = this.mode();
+    return (mode === "white" && this.show.to_move === "black") ||
+      (mode === "black" && this.show.to_move === "white");
+  },
+
+  async load(thenEngine) {
+    const token = ++this.token;
+    const position = this.position();
+    setHash("toguz", position);
+    $("t-text").value = position;
+    $("t-error").textContent = "";
+    try {
+      this.show = await api("toguz/show", { position });
+      if (token !== this.token) return;
+      this.render();
+      if (thenEngine && this.engineToMove() && !this.show.result) this.engine(token, true);
+    } catch (e) {
+      if (token === this.token) {
+        this.show = null;
+        $("t-error").textContent = e.message;
+        $("t-board").innerHTML = "";
+      }
+    }
+  },
+
+  async engine(token, play) {
+    const position = this.position();
+    $("t-analysis").textContent = "Searching…";
+    try {
+      const r = await api("toguz/search", { position, time: $("t-time").value });
+      if (token !== this.token) return;
+      const pv = r.pv.join(" ");
+      $("t-analysis").textContent =
+        `best hole ${r.best}  score ${scoreText(r.score)}  depth ${r.depth}\n` +
+        `pv ${pv}\n${r.nodes} nodes in ${r.seconds.toFixed(2)} s` +
+        (r.exact ? `\nexact: ${r.exact.result} (endgame solved)` : "");
+      $("t-analysis").dataset.best = String(r.best);
+      if (play && r.best) {
+        const m = this.show.moves.find((x) => x.hole === r.best);
+        if (m) this.play(m, false);
+      }
+    } catch (e) {
+      if (token === this.token) $("t-analysis").textContent = e.message;
+    }
+  },
+
+  play(move, human) {
+    this.history = this.history.slice(0, this.index + 1);
+    this.record = this.record.slice(0, this.index);
+    this.history.push(move.after);
+    this.record.push(move.move);
+    this.index += 1;
+    this.load(human !== false || this.engineToMove());
+  },
+
+  render() {
+    const s = this.show;
+    const W = 74;
+    const M = 40;
+    const width = 9 * W + 2 * M;
+    const height = 380;
+    const svg = document.createElementNS(SVG_NS, "svg");
+    svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    svg.setAttribute("width", width);
+    svg.setAttribute("height", height);
+    svg.setAttribute("class", "board board-toguz");
+    const el = (name, attrs, parent, text) => {
+      const e = document.createElementNS(SVG_NS, name);
+      for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+      if (text !== undefined) e.textContent = text;
+      (parent || svg).appendChild(e);
+      return e;
+    };
+    el("rect", { width, height, fill: "#c98f4e", rx: 18 });
+    const legal = new Set(s.moves.map((m) => m.hole));
+    // Black's holes 9..1 on top, White's 1..9 below (sowing runs anticlockwise).
+    for (let i = 0; i < 18; i++) {
+      const white = i < 9;
+      const n = (i % 9) + 1;
+      const x = M + (white ? n - 1 : 9 - n) * W;
+      const y = white ? 250 : 30;
+      const mine = (white ? "white" : "black") === s.to_move;
+      const g = el("g", { class: "hole", "data-hole": n, "data-side": white ? "white" : "black" });
+      if (mine && legal.has(n) && !s.result) g.classList.add("legal");
+      const owner = s.tuzdyks.indexOf(i);
+      el("rect", { x: x + 5, y, width: W - 10, height: 100, rx: 30,
+        fill: owner >= 0 ? "#5c2d0c" : "#8a5526", stroke: "#3b2a14", "stroke-width": 2 }, g);
+      el("text", { x: x + W / 2, y: y + 60, "text-anchor": "middle", "font-size": 28,
+        "font-weight": "bold", fill: "#fff7e6" }, g, owner >= 0 ? "X" : s.holes[i]);
+      el("text", { x: x + W / 2, y: white ? y + 122 : y - 8, "text-anchor": "middle",
+        "font-size": 13, fill: "#3b2a14" }, g, owner >= 0 ? `${n} · tuzdyk of ${owner ? "Black" : "White"}` : n);
+      if (g.classList.contains("legal")) {
+        const m = s.moves.find((x) => x.hole === n);
+        g.addEventListener("click", () => {
+          if (!(this.mode() !== "analyse" && this.engineToMove())) this.play(m, true);
+        });
+      }
+    }
+    // Kazans: Black's above, White's below, across the middle.
+    for (const [side, y] of [[1, 150], [0, 196]]) {
+      el("rect", { x: M + 5, y, width: 9 * W - 10, height: 36, rx: 18, fill: "#6e3f16" });
+      el("text", { x: M + 24, y: y + 25, "font-size": 17, fill: "#fff7e6", class: "kazan",
+        "data-side": side ? "black" : "white" }, svg, `${side ? "Black" : "White"}'s kazan: ${s.kazans[side]}`);
+    }
+    $("t-board").innerHTML = "";
+    $("t-board").appendChild(svg);
+    let status;
+    if (s.result) {
+      const [w, b] = s.final_kazans;
+      status = s.result === "draw" ? `Draw, ${w}–${b}` : `${s.result === "white" ? "White" : "Black"} wins, ${w}–${b}`;
+    } else {
+      status = `${s.to_move === "white" ? "White" : "Black"} to move`;
+    }
+    $("t-status").textContent = status;
+    const record = $("t-record");
+    record.innerHTML = "";
+    this.record.forEach((text, i) => {
+      const li = document.createElement("li");
+      li.textContent = text;
+      if (i === this.index - 1) li.className = "current";
+      record.appendChild(li);
+    });
+  },
+
+  undo() {
+    if (this.index === 0) return;
+    this.index -= 1;
+    this.load(false).then(() => {
+      if (this.index > 0 && this.mode() !== "analyse" && this.engineToMove()) this.undo();
+    });
+  },
+
+  redo() {
+    if (this.index >= this.record.length) return;
+    this.index += 1;
+    this.load(false);
+  },
+};
+
+$("t-mode").addEventListener("change", () => Toguz.load(true));
+$("t-analyse").addEventListener("click", () => Toguz.engine(Toguz.token, false));
+$("t-new").addEventListener("click", () => {
+  const mode = Toguz.mode();
+  Toguz.start(START.toguz);
+  $("t-mode").value = mode;
+  Toguz.load(true);
+});
+$("t-undo").addEventListener("click", () => Toguz.undo());
+$("t-redo").addEventListener("click", () => Toguz.redo());
+$("t-load").addEventListener("click", () => Toguz.start($("t-text").value.trim()));
+$("t-text").addEventListener("keydown", (e) => {
+  if (e.key === "Enter") Toguz.start($("t-text").value.trim());
+});
+$("t-copy").addEventListener("click", () => copy(Toguz.position()));
+$("t-copy-link").addEventListener("click", () => copy(location.href));
+
+// ------------------------------------------------------------- statistics
+
+const Stats = {
+  /** A chart box with a title, holding an SVG of the given size. */
+  chart(parent, title, width, height) {
+    const box = document.createElement("div");
+    box.className = "chart";
+    const h = document.createElement("h3");
+    h.textContent = title;
+    box.appendChild(h);
+    const svg = document.createElementNS(SVG_NS, "svg");
+    svg.setAttribute("width", width);
+    svg.setAttribute("height", height);
+    svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    box.appendChild(svg);
+    parent.appendChild(box);
+    const el = (name, attrs, text) => {
+      const e = document.createElementNS(SVG_NS, name);
+      for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+      if (text !== undefined) e.textContent = text;
+      svg.appendChild(e);
+      return e;
+    };
+    return el;
+  },
+
+  /** Horizontal bars split into win/draw/loss shares, one per row. */
+  shares(parent, title, rows) {
+    const rowH = 18;
+    const width = 520;
+    const left = 80;
+    const el = this.chart(parent, title, width, rows.length * rowH + 30);
+    rows.forEach((r, i) => {
+      const y = 4 + i * rowH;
+      el("text", { x: left - 6, y: y + 13, "text-anchor": "end", "font-size": 12 }, r.label);
+      let x = left;
+      const total = r.wins + r.draws + r.losses || 1;
+      for (const [key, n] of [["win", r.wins], ["draw", r.draws], ["loss", r.losses]]) {
+        const w = ((width - left - 10) * n) / total;
+        const rect = el("rect", { x, y, width: Math.max(w, 0), height: rowH - 3, fill: COLOUR[key] });
+        const t = document.createElementNS(SVG_NS, "title");
+        t.textContent = `${r.label}: ${n.toLocaleString()} ${key}s (${((100 * n) / total).toFixed(1)} %)`;
+        rect.appendChild(t);
+        x += w;
+      }
+    });
+    const y = rows.length * rowH + 22;
+    el("text", { x: left, y, "font-size": 12 }, "share of wins, draws, losses for the side to move");
+  },
+
+  /** Vertical bars of longest wins and losses per subspace. */
+  longest(parent, rows) {
+    const width = Math.max(520, rows.length * 22 + 60);
+    const height = 240;
+    const el = this.chart(parent, "Longest win and loss (plies to conversion) per subspace", width, height);
+    const max = Math.max(1, ...rows.map((r) => Math.max(r.max_win, r.max_loss)));
+    const base = height - 40;
+    const scale = (base - 10) / max;
+    rows.forEach((r, i) => {
+      const x = 40 + i * 22;
+      el("rect", { x, y: base - r.max_win * scale, width: 9, height: r.max_win * scale, fill: COLOUR.win });
+      el("rect", { x: x + 9, y: base - r.max_loss * scale, width: 9, height: r.max_loss * scale, fill: COLOUR.loss });
+      el("text", { x: x + 9, y: base + 14, "text-anchor": "middle", "font-size": 9 }, `${r.white}-${r.black}`);
+    });
+    for (let v = 0; v <= max; v += Math.max(1, Math.ceil(max / 5 / 10) * 10)) {
+      el("text", { x: 34, y: base - v * scale + 4, "text-anchor": "end", "font-size": 10 }, v);
+    }
+    el("text", { x: 40, y: height - 6, "font-size": 12 }, "subspace (White-Black stones); green: longest win, red: longest loss");
+  },
+
+  async show() {
+    const nine = $("s-nine");
+    const three = $("s-three");
+    nine.textContent = "Loading…";
+    three.textContent = "Loading…";
+    try {
+      const s = await api("nine/stats", {});
+      nine.innerHTML = "";
+      const p = document.createElement("p");
+      const t = s.totals;
+      p.textContent = `${t.subspaces} subspaces (${s.rules}), ${t.positions.toLocaleString()} positions: ` +
+        `${t.wins.toLocaleString()} wins, ${t.draws.toLocaleString()} draws, ${t.losses.toLocaleString()} losses ` +
+        `for the side to move; ${(t.bytes / 1e6).toFixed(1)} MB on disk.`;
+      nine.appendChild(p);
+      const rows = s.subspaces.map((r) => ({ ...r, label: `${r.white}-${r.black}` }));
+      this.shares(nine, "Win / draw / loss per subspace (White-Black stones, White to move)", rows);
+      this.longest(nine, rows);
+    } catch (e) {
+      nine.textContent = e.message;
+    }
+    try {
+      const s = await api("three/stats", {});
+      three.innerHTML = "";
+      this.shares(three, "Reachable positions and symmetry classes", [
+        { label: "positions", wins: s.wins, draws: s.draws, losses: s.losses },
+        { label: "classes", wins: s.classes.wins, draws: s.classes.draws, losses: s.classes.losses },
+      ]);
+      const el = this.chart(three, `White's first moves (empty board: ${describe(s.value, s.plies)})`, 260, 260);
+      for (const [move, value] of Object.entries(s.first_moves)) {
+        const f = move.charCodeAt(0) - 97;
+        const r = Number(move[1]) - 1;
+        const x = 20 + f * 75;
+        const y = 20 + (2 - r) * 75;
+        el("rect", { x, y, width: 70, height: 70, fill: COLOUR[value] });
+        el("text", { x: x + 35, y: y + 32, "text-anchor": "middle", fill: "white", "font-size": 16 }, move);
+        el("text", { x: x + 35, y: y + 52, "text-anchor": "middle", fill: "white", "font-size": 12 },
+          describe(value, s.first_move_plies[move]));
+      }
+    } catch (e) {
+      three.textContent = e.message;
+    }
+  },
+};
+
+window.addEventListener("hashchange", route);
+route();
