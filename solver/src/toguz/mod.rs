@@ -7,10 +7,13 @@
 pub mod board;
 pub mod endgame;
 pub mod eval;
+pub mod ladder;
+pub mod linear;
 pub mod notation;
 pub mod perft;
 pub mod pgn;
 pub mod search;
 pub mod selfplay;
+pub mod train;
 
 pub use board::{Board, Move, MoveEffect, Outcome, Side};
