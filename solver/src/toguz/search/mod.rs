@@ -95,7 +95,7 @@ impl Default for Config {
         Config {
             features: Features::ALL,
             eval: EvalParams::DEFAULT,
-            learned: None,
+            learned: Some(Weights(super::linear::builtin())),
             qsearch_plies: 4,
             tt_mb: 64,
             endgame_stones: 20,
