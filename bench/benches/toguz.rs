@@ -101,7 +101,12 @@ fn search_bench(c: &mut Criterion) {
     let nodes: u64 = positions.iter().map(|p| search_with(hand, p, 12, 1)).sum();
     g.throughput(Throughput::Elements(nodes));
     g.bench_function(BenchmarkId::new("depth12-hand-eval", "1t"), |bn| {
-        bn.iter(|| positions.iter().map(|p| search_with(hand, p, 12, 1)).sum::<u64>())
+        bn.iter(|| {
+            positions
+                .iter()
+                .map(|p| search_with(hand, p, 12, 1))
+                .sum::<u64>()
+        })
     });
     let nodes: u64 = positions.iter().map(|p| search_once(p, 12, 1)).sum();
     g.throughput(Throughput::Elements(nodes));

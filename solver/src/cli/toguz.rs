@@ -368,6 +368,13 @@ pub fn run(args: Args) -> CliResult {
                             file.display()
                         ));
                     }
+                    if !quiet && p.len() * 2 < games {
+                        eprintln!(
+                            "note: {} distinct openings after {plies} plies: at most {} games (more with a larger --opening-plies)",
+                            p.len(),
+                            p.len() * 2
+                        );
+                    }
                     (Openings::Positions(p), plies)
                 }
                 None => (Openings::Random, opening_plies.unwrap_or(4)),

@@ -31,7 +31,7 @@ pub enum SpecError {
     Base(String),
     /// Unknown feature name.
     #[error(
-        "unknown feature `{0}` (tt, pvs, ordering, quiescence[=N], iterative, lmr, aspiration, nullmove, eval, learned, tuzdyk[=N], mobility[=N], own[=N], endgame[=N])"
+        "unknown feature `{0}` (tt, pvs, ordering, quiescence[=N], iterative, lmr[=N], aspiration, nullmove, eval, learned, tuzdyk[=N], mobility[=N], own[=N], endgame[=N])"
     )]
     Feature(String),
 }
@@ -42,7 +42,8 @@ impl FromStr for EngineSpec {
     /// `full` or `plain`, then `-feature` / `+feature` toggles, e.g.
     /// `full-tt-ordering` or `plain+quiescence`; `+name=N` sets an
     /// evaluation weight (`+tuzdyk=700`), the quiescence length
-    /// (`+quiescence=4`) or the endgame solver's stone limit (`+endgame=24`);
+    /// (`+quiescence=4`), the first reduced move (`+lmr=2`) or the endgame
+    /// solver's stone limit (`+endgame=24`);
     /// `learned` switches the learned evaluation (built-in weights) on or off
     /// (`full-learned` is the hand-set evaluation).
     fn from_str(s: &str) -> Result<EngineSpec, SpecError> {
@@ -93,7 +94,12 @@ impl FromStr for EngineSpec {
                     }
                 }
                 "iterative" => feats.iterative = on,
-                "lmr" => feats.lmr = on,
+                "lmr" => {
+                    feats.lmr = on;
+                    if let Some(v) = value {
+                        config.lmr_from = v.max(1) as u32;
+                    }
+                }
                 "aspiration" => feats.aspiration = on,
                 "nullmove" => feats.nullmove = on,
                 "eval" => {
@@ -387,7 +393,8 @@ pub fn play_match(a: &EngineSpec, b: &EngineSpec, opts: &MatchOptions) -> MatchR
     )
 }
 
-/// Play a match: every opening with both colours, in batches of games
+/// Play a match: every opening with both colours (at most two games per
+/// opening, so fewer than `opts.games` when there are too few), in batches of games
 /// played `run.jobs` at a time; `progress` sees the running result after
 /// every batch. With `run.sprt_stop` the match ends when the SPRT decides.
 pub fn play_match_with(
@@ -401,12 +408,8 @@ pub fn play_match_with(
     let pairs = opts.games.div_ceil(2);
     let starts = match openings_from {
         Openings::Random => openings(pairs, opts.opening_plies),
-        Openings::Positions(p) => p
-            .iter()
-            .copied()
-            .cycle()
-            .take(pairs.min(p.len() * 1000))
-            .collect(),
+        // Each opening once with each colour: no game is repeated.
+        Openings::Positions(p) => p.iter().copied().take(pairs).collect(),
     };
     let jobs: Vec<(Board, Side)> = starts
         .iter()

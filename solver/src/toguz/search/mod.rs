@@ -82,6 +82,8 @@ pub struct Config {
     pub learned: Option<Weights>,
     /// Longest capture sequence followed by quiescence.
     pub qsearch_plies: u32,
+    /// Late move reductions start at this move (0-based, in search order).
+    pub lmr_from: u32,
     /// Transposition table size in MiB.
     pub tt_mb: usize,
     /// Run the exact endgame solver at or below this many stones on the board.
@@ -97,6 +99,7 @@ impl Default for Config {
             eval: EvalParams::DEFAULT,
             learned: Some(Weights(super::linear::builtin())),
             qsearch_plies: 4,
+            lmr_from: 3,
             tt_mb: 64,
             endgame_stones: 20,
             endgame_nodes: 2_000_000,

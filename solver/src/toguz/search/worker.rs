@@ -26,6 +26,7 @@ pub(crate) struct Worker<'a> {
     pub(crate) eval: EvalParams,
     learned: Option<Weights>,
     qsearch_plies: u32,
+    lmr_from: usize,
     pub(crate) nodes: u64,
     flushed: u64,
     pub(crate) stopped: bool,
@@ -72,6 +73,7 @@ impl<'a> Worker<'a> {
             eval: config.eval,
             learned: config.learned,
             qsearch_plies: config.qsearch_plies,
+            lmr_from: config.lmr_from as usize,
             nodes: 0,
             flushed: 0,
             stopped: false,
@@ -275,7 +277,7 @@ impl<'a> Worker<'a> {
                 // raise alpha.
                 let me = b.side.index();
                 let quiet = c.kazan[me] == b.kazan[me];
-                let reduction = if self.features.lmr && depth >= 3 && i >= 3 && quiet {
+                let reduction = if self.features.lmr && depth >= 3 && i >= self.lmr_from && quiet {
                     if i >= 5 && depth >= 6 {
                         2
                     } else {
