@@ -59,6 +59,9 @@ pub fn elo_interval(w: usize, d: usize, l: usize) -> EloInterval {
     }
 }
 
+/// No SPRT verdict before this many games.
+pub const MIN_GAMES: f64 = 20.0;
+
 /// SPRT hypotheses and error rates.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct Sprt {
@@ -120,11 +123,13 @@ impl Sprt {
         } else {
             // A degenerate variance (all games alike) is floored so that a
             // handful of identical results cannot decide alone.
-            let var = var.max(1e-3);
+            let var = var.max(0.01);
             let (s0, s1) = (score_of(self.elo0), score_of(self.elo1));
             n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
         };
-        let verdict = if llr >= upper {
+        let verdict = if n < MIN_GAMES {
+            Verdict::Continue
+        } else if llr >= upper {
             Verdict::H1
         } else if llr <= lower {
             Verdict::H0
@@ -178,6 +183,7 @@ mod tests {
     fn sprt_decides_clear_cases_only() {
         let t = Sprt::default();
         assert_eq!(t.test(0, 0, 0).verdict, Verdict::Continue);
+        assert_eq!(t.test(10, 0, 0).verdict, Verdict::Continue);
         assert_eq!(t.test(55, 0, 45).verdict, Verdict::Continue);
         // 700-300 is far above +10 Elo; 400-600 far below 0.
         assert_eq!(t.test(700, 0, 300).verdict, Verdict::H1);
