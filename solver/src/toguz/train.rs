@@ -485,6 +485,7 @@ mod tests {
     fn fresh_model_beats_material() {
         let material = Config {
             eval: crate::toguz::eval::EvalParams::MATERIAL,
+            learned: None,
             tt_mb: 4,
             endgame_stones: 0,
             ..Config::default()

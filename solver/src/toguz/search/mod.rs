@@ -297,20 +297,12 @@ impl Engine {
             return result;
         }
         // Under a time limit the clock starts before the endgame attempt,
-        // whose node budget then shrinks to a million nodes per second of
-        // the limit (a fraction of the time: the solver runs at several
-        // million nodes per second); otherwise
-        // limits count after it (it is bounded by its own budget).
+        // which then also gives up after a quarter of the limit; otherwise
+        // limits count after it (it is bounded by its own node budget).
         let timed_start = limits.time.map(|_| Instant::now());
         if board.stones_on_board() <= self.config.endgame_stones {
-            let budget = match limits.time {
-                Some(t) => self
-                    .config
-                    .endgame_nodes
-                    .min((t.as_secs_f64() * ENDGAME_NODES_PER_SECOND) as u64),
-                None => self.config.endgame_nodes,
-            };
-            result.exact = endgame::solve(board, budget);
+            let deadline = limits.time.zip(timed_start).map(|(t, s)| s + t / 4);
+            result.exact = endgame::solve_until(board, self.config.endgame_nodes, deadline);
         }
         let start = timed_start.unwrap_or_else(Instant::now);
         self.tt.new_search();
@@ -411,9 +403,6 @@ impl Engine {
         result
     }
 }
-
-/// Endgame solver nodes allowed per second of a move's time limit.
-const ENDGAME_NODES_PER_SECOND: f64 = 1e6;
 
 /// Half-width of the first aspiration window (centi-stones).
 const ASPIRATION: i32 = 50;
