@@ -52,7 +52,11 @@ pub fn playok_positions() -> Vec<Board> {
 }
 
 fn search_once(b: &Board, depth: i32, threads: usize) -> u64 {
-    let mut e = Engine::new(Config::default());
+    search_with(Config::default(), b, depth, threads)
+}
+
+fn search_with(config: Config, b: &Board, depth: i32, threads: usize) -> u64 {
+    let mut e = Engine::new(config);
     let limits = Limits {
         depth: Some(depth),
         threads,
@@ -88,6 +92,27 @@ fn search_bench(c: &mut Criterion) {
             |bn, &t| bn.iter(|| positions.iter().map(|p| search_once(p, 12, t)).sum::<u64>()),
         );
     }
+    // The same search with the hand-set evaluation (the engine before the
+    // learned one): nodes per second before and after.
+    let hand = Config {
+        learned: None,
+        ..Config::default()
+    };
+    let nodes: u64 = positions.iter().map(|p| search_with(hand, p, 12, 1)).sum();
+    g.throughput(Throughput::Elements(nodes));
+    g.bench_function(BenchmarkId::new("depth12-hand-eval", "1t"), |bn| {
+        bn.iter(|| {
+            positions
+                .iter()
+                .map(|p| search_with(hand, p, 12, 1))
+                .sum::<u64>()
+        })
+    });
+    let nodes: u64 = positions.iter().map(|p| search_once(p, 12, 1)).sum();
+    g.throughput(Throughput::Elements(nodes));
+    g.bench_function(BenchmarkId::new("depth12-default-eval", "1t"), |bn| {
+        bn.iter(|| positions.iter().map(|p| search_once(p, 12, 1)).sum::<u64>())
+    });
     g.finish();
 }
 

@@ -66,6 +66,8 @@ fn pvs_with_ordering_equals_negamax() {
         },
         endgame_stones: 0,
         tt_mb: 1,
+        // The hand-set evaluation, which the negamax below calls.
+        learned: None,
         ..Config::default()
     };
     for (i, b) in positions(12, 10).iter().enumerate() {

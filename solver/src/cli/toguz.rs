@@ -1,10 +1,12 @@
-//! `solver toguz` subcommands: replay, perft, search, play, match.
+//! `solver toguz` subcommands: replay, perft, search, play, match, train.
 
 use super::{print_json, CliResult};
 use crate::toguz::endgame::GameResult;
+use crate::toguz::linear::LinearEval;
 use crate::toguz::notation::{diagram, move_notation, side_name, MoveText};
-use crate::toguz::search::{score_text, Config, Engine, Iteration, Limits};
-use crate::toguz::selfplay::{self, EngineSpec, MatchOptions};
+use crate::toguz::search::{score_text, Config, Engine, Iteration, Limits, Weights};
+use crate::toguz::selfplay::{self, Clock, EngineSpec, MatchOptions, Openings, RunOptions};
+use crate::toguz::train::{self, SelfPlayOptions, TrainOptions};
 use crate::toguz::{perft, pgn, Board, Outcome};
 use clap::Subcommand;
 use std::io::BufRead;
@@ -71,21 +73,33 @@ pub enum Command {
         position: Option<String>,
         #[command(flatten)]
         search: SearchArgs,
+        /// The engine plays on a game clock, BASE+INC seconds (e.g. 300+2),
+        /// instead of a fixed time per move; it loses if the clock runs out.
+        #[arg(long, conflicts_with = "time")]
+        clock: Option<String>,
         /// Print each move and position as a JSON line instead of the board.
         #[arg(long)]
         json: bool,
     },
-    /// Self-play match between two engine set-ups from varied openings.
+    /// Self-play match between two engine set-ups (the Elo ladder): W/D/L,
+    /// score, Elo with its 95 % interval and an SPRT verdict.
     Match {
         /// First engine: `full` or `plain`, then `-feature`/`+feature` with
         /// features tt, pvs, ordering, quiescence, iterative, lmr, aspiration,
-        /// endgame, eval
-        /// (all terms) or one term: tuzdyk, mobility, own.
+        /// endgame, learned (the learned evaluation; `full-learned` is the
+        /// hand-set one), eval (all terms) or one hand-set term: tuzdyk,
+        /// mobility, own.
         #[arg(long, default_value = "full")]
         a: String,
         /// Second engine (same syntax).
         #[arg(long, default_value = "plain")]
         b: String,
+        /// Learned weights file for engine A (replaces its evaluation).
+        #[arg(long)]
+        a_weights: Option<std::path::PathBuf>,
+        /// Learned weights file for engine B.
+        #[arg(long)]
+        b_weights: Option<std::path::PathBuf>,
         /// Number of games (each opening is played with both colours).
         #[arg(long, default_value_t = 100)]
         games: usize,
@@ -95,16 +109,93 @@ pub enum Command {
         /// Fixed depth per move of engine A.
         #[arg(long)]
         depth: Option<i32>,
+        /// Seconds per move of engine A.
+        #[arg(long)]
+        time: Option<f64>,
         /// Node budget per move of engine B (default: as A).
         #[arg(long)]
         b_nodes: Option<u64>,
         /// Fixed depth per move of engine B (default: as A).
         #[arg(long)]
         b_depth: Option<i32>,
-        /// Random plies of the openings.
-        #[arg(long, default_value_t = 4)]
-        opening_plies: u32,
+        /// Seconds per move of engine B (default: as A).
+        #[arg(long)]
+        b_time: Option<f64>,
+        /// Both engines play on a game clock, BASE+INC seconds (e.g. 300+2);
+        /// running out of time loses.
+        #[arg(long)]
+        clock: Option<String>,
+        /// Openings: distinct positions after --opening-plies plies of the
+        /// games of this record file (e.g.
+        /// ../shared/data/toguz/playok-games.pgn); default: pseudo-random
+        /// plies from the start.
+        #[arg(long)]
+        openings: Option<std::path::PathBuf>,
+        /// Plies of the openings (default 8 from records, 4 random).
+        #[arg(long)]
+        opening_plies: Option<u32>,
+        /// Games played at once (default: one per core with node or depth
+        /// limits, 1 with time limits).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Stop as soon as the SPRT accepts H0 or H1.
+        #[arg(long)]
+        sprt: bool,
+        /// SPRT: Elo under H0.
+        #[arg(long, default_value_t = 0.0)]
+        elo0: f64,
+        /// SPRT: Elo under H1.
+        #[arg(long, default_value_t = 10.0)]
+        elo1: f64,
+        /// No progress lines on stderr.
+        #[arg(long)]
+        quiet: bool,
         /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Train the learned evaluation: self-play positions (labelled by game
+    /// result and search score) plus recorded games, then logistic
+    /// regression. Seeded and deterministic; writes a weights file.
+    Train {
+        /// Output weights file.
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// Self-play games.
+        #[arg(long, default_value_t = 2000)]
+        games: usize,
+        /// Node budget per self-play move.
+        #[arg(long, default_value_t = 4000)]
+        nodes: u64,
+        /// Random plies from the start before each self-play game.
+        #[arg(long, default_value_t = 8)]
+        random_plies: u32,
+        /// Engine that plays the self-play games (match syntax).
+        #[arg(long, default_value = "full-learned-endgame")]
+        engine: String,
+        /// Also learn from the games of this record file (by their results).
+        #[arg(long)]
+        records: Option<std::path::PathBuf>,
+        /// Seed of the self-play openings.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Training passes.
+        #[arg(long, default_value_t = 300)]
+        epochs: usize,
+        /// Adam step size.
+        #[arg(long, default_value_t = 0.01)]
+        learning_rate: f64,
+        /// Share of the label given by the game result (the rest by the
+        /// self-play search score).
+        #[arg(long, default_value_t = 0.5)]
+        lambda: f64,
+        /// L2 penalty per weight.
+        #[arg(long, default_value_t = 1e-6)]
+        l2: f64,
+        /// No progress lines on stderr.
+        #[arg(long)]
+        quiet: bool,
+        /// Print the report as JSON.
         #[arg(long)]
         json: bool,
     },
@@ -128,6 +219,12 @@ pub struct SearchArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64)]
     hash: usize,
+    /// Learned evaluation weights file (default: the built-in weights).
+    #[arg(long)]
+    weights: Option<std::path::PathBuf>,
+    /// Use the hand-set evaluation instead of the learned one.
+    #[arg(long, conflicts_with = "weights")]
+    hand_eval: bool,
 }
 
 impl SearchArgs {
@@ -164,10 +261,16 @@ impl SearchArgs {
         if !(1..=65536).contains(&self.hash) {
             return Err("--hash must be 1..65536 MiB".to_string());
         }
-        Ok(Engine::new(Config {
+        let mut config = Config {
             tt_mb: self.hash,
             ..Config::default()
-        }))
+        };
+        if self.hand_eval {
+            config.learned = None;
+        } else if let Some(p) = &self.weights {
+            config.learned = Some(Weights(LinearEval::load(p)?));
+        }
+        Ok(Engine::new(config))
     }
 }
 
@@ -197,31 +300,156 @@ pub fn run(args: Args) -> CliResult {
             side,
             position,
             search,
+            clock,
             json,
-        } => play(&side, position.as_deref(), &search, json),
+        } => {
+            let clock = clock.map(|c| c.parse::<Clock>()).transpose()?;
+            play(&side, position.as_deref(), &search, clock, json)
+        }
         Command::Match {
             a,
             b,
+            a_weights,
+            b_weights,
             games,
             nodes,
             depth,
+            time,
             b_nodes,
             b_depth,
+            b_time,
+            clock,
+            openings,
             opening_plies,
+            jobs,
+            sprt,
+            elo0,
+            elo1,
+            quiet,
             json,
         } => {
-            let limits = |nodes: Option<u64>, depth: Option<i32>| Limits {
+            let limits = |nodes: Option<u64>, depth: Option<i32>, time: Option<f64>| Limits {
                 depth,
-                time: None,
+                time: time.map(std::time::Duration::from_secs_f64),
                 nodes,
                 threads: 1,
             };
-            let (la, lb) = if b_nodes.is_some() || b_depth.is_some() {
-                (limits(nodes, depth), limits(b_nodes, b_depth))
+            for t in [time, b_time].into_iter().flatten() {
+                if !(t.is_finite() && t > 0.0 && t < 1e6) {
+                    return Err(format!(
+                        "--time must be a positive number of seconds (got {t})"
+                    ));
+                }
+            }
+            let la = limits(nodes, depth, time);
+            let lb = if b_nodes.is_some() || b_depth.is_some() || b_time.is_some() {
+                limits(b_nodes, b_depth, b_time)
             } else {
-                (limits(nodes, depth), limits(nodes, depth))
+                la
             };
-            run_match(&a, &b, games, la, lb, opening_plies, json)
+            let clock = clock.map(|c| c.parse::<Clock>()).transpose()?;
+            let spec = |text: &str, weights: Option<&std::path::Path>, which: &str| {
+                let mut s: EngineSpec = text.parse().map_err(|e| format!("--{which}: {e}"))?;
+                if let Some(p) = weights {
+                    s.config.learned = Some(Weights(LinearEval::load(p)?));
+                    s.name = format!("{}[{}]", s.name, p.display());
+                }
+                Ok::<EngineSpec, String>(s)
+            };
+            let a = spec(&a, a_weights.as_deref(), "a")?;
+            let b = spec(&b, b_weights.as_deref(), "b")?;
+            let (openings, plies) = match &openings {
+                Some(file) => {
+                    let plies = opening_plies.unwrap_or(8);
+                    let p = selfplay::record_openings(&read_games(file)?, plies as usize);
+                    if p.is_empty() {
+                        return Err(format!(
+                            "{}: no game has an unfinished position after {plies} plies",
+                            file.display()
+                        ));
+                    }
+                    if !quiet && p.len() * 2 < games {
+                        eprintln!(
+                            "note: {} distinct openings after {plies} plies: at most {} games (more with a larger --opening-plies)",
+                            p.len(),
+                            p.len() * 2
+                        );
+                    }
+                    (Openings::Positions(p), plies)
+                }
+                None => (Openings::Random, opening_plies.unwrap_or(4)),
+            };
+            let timed = clock.is_some() || la.time.is_some() || lb.time.is_some();
+            if jobs == Some(0) {
+                return Err("--jobs must be at least 1".to_string());
+            }
+            let run = RunOptions {
+                jobs: jobs.unwrap_or(if timed { 1 } else { 0 }),
+                clock,
+                sprt_stop: sprt,
+                sprt: crate::toguz::ladder::Sprt {
+                    elo0,
+                    elo1,
+                    ..Default::default()
+                },
+            };
+            let m = MatchArgs {
+                a,
+                b,
+                games,
+                limits_a: la,
+                limits_b: lb,
+                opening_plies: plies,
+                openings,
+                run,
+                quiet,
+                json,
+            };
+            run_match(m)
+        }
+        Command::Train {
+            out,
+            games,
+            nodes,
+            random_plies,
+            engine,
+            records,
+            seed,
+            epochs,
+            learning_rate,
+            lambda,
+            l2,
+            quiet,
+            json,
+        } => {
+            let engine: EngineSpec = engine.parse().map_err(|e| format!("--engine: {e}"))?;
+            if !(0.0..=1.0).contains(&lambda) {
+                return Err("--lambda must be in 0..1".to_string());
+            }
+            if !(learning_rate.is_finite() && learning_rate > 0.0 && l2.is_finite() && l2 >= 0.0) {
+                return Err("--learning-rate must be positive and --l2 non-negative".to_string());
+            }
+            if nodes == 0 {
+                return Err("--nodes must be at least 1".to_string());
+            }
+            let sp = SelfPlayOptions {
+                games,
+                nodes,
+                random_plies,
+                seed,
+                config: Config {
+                    tt_mb: 8,
+                    ..engine.config
+                },
+            };
+            let opts = TrainOptions {
+                epochs,
+                learning_rate,
+                l2,
+                lambda,
+                holdout_every: 10,
+            };
+            run_train(&out, &sp, records.as_deref(), &opts, quiet, json)
         }
     }
 }
@@ -462,15 +690,23 @@ struct PlayEvent {
     outcome: Option<Outcome>,
 }
 
-fn play(side: &str, position: Option<&str>, args: &SearchArgs, json: bool) -> CliResult {
+fn play(
+    side: &str,
+    position: Option<&str>,
+    args: &SearchArgs,
+    clock: Option<Clock>,
+    json: bool,
+) -> CliResult {
     let human = match side {
         "w" | "white" => crate::toguz::Side::White,
         "b" | "black" => crate::toguz::Side::Black,
         other => return Err(format!("--side must be `w` or `b` (got `{other}`)")),
     };
     let mut board = parse_position(position)?;
-    let limits = args.limits(Some(2.0))?;
+    let mut limits = args.limits(if clock.is_some() { None } else { Some(2.0) })?;
     let mut engine = args.engine()?;
+    let mut left = clock.map(|c| c.base);
+    let mut plies = 0usize;
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     loop {
@@ -512,10 +748,28 @@ fn play(side: &str, position: Option<&str>, args: &SearchArgs, json: bool) -> Cl
                 }
             }
         } else {
+            if let (Some(c), Some(l)) = (clock, left) {
+                limits.time = Some(selfplay::time_for_move(l, c.increment, plies));
+            }
+            let t = Instant::now();
             let r = engine.search(&board, &limits, &mut |_| {});
             let Some(best) = r.best else {
                 return Err("engine found no move".to_string());
             };
+            if let (Some(c), Some(l)) = (clock, left) {
+                let spent = t.elapsed();
+                if spent > l {
+                    println!("the engine ran out of time: you win");
+                    return Ok(());
+                }
+                left = Some(l - spent + c.increment);
+                if !json {
+                    println!(
+                        "engine clock: {:.1} s left",
+                        (l - spent + c.increment).as_secs_f64()
+                    );
+                }
+            }
             if !json {
                 println!(
                     "engine: depth {}, score {}, {} nodes",
@@ -528,6 +782,7 @@ fn play(side: &str, position: Option<&str>, args: &SearchArgs, json: bool) -> Cl
         };
         let mover = board.side;
         let effect = board.make(m);
+        plies += 1;
         let notation = move_notation(m, &effect, &board);
         if json {
             let event = PlayEvent {
@@ -544,54 +799,166 @@ fn play(side: &str, position: Option<&str>, args: &SearchArgs, json: bool) -> Cl
     }
 }
 
-fn run_match(
-    a: &str,
-    b: &str,
+struct MatchArgs {
+    a: EngineSpec,
+    b: EngineSpec,
     games: usize,
     limits_a: Limits,
     limits_b: Limits,
     opening_plies: u32,
+    openings: Openings,
+    run: RunOptions,
+    quiet: bool,
     json: bool,
-) -> CliResult {
-    let a: EngineSpec = a.parse().map_err(|e| format!("--a: {e}"))?;
-    let b: EngineSpec = b.parse().map_err(|e| format!("--b: {e}"))?;
-    for (name, l, spec) in [("A", &limits_a, &a), ("B", &limits_b, &b)] {
-        if l.nodes.is_none() && l.depth.is_none() {
+}
+
+fn match_line(r: &selfplay::MatchResult) -> String {
+    format!(
+        "{} games: +{} ={} -{}, score {:.1}%, Elo {:+.1} [{:+.1}, {:+.1}], LLR {:.2} [{:.2}, {:.2}] {}",
+        r.games,
+        r.wins,
+        r.draws,
+        r.losses,
+        100.0 * r.score,
+        r.elo,
+        r.elo_low,
+        r.elo_high,
+        r.sprt.llr,
+        r.sprt.lower,
+        r.sprt.upper,
+        r.sprt.verdict
+    )
+}
+
+fn run_match(m: MatchArgs) -> CliResult {
+    for (name, l, spec) in [("A", &m.limits_a, &m.a), ("B", &m.limits_b, &m.b)] {
+        if l.nodes.is_none() && l.depth.is_none() && l.time.is_none() && m.run.clock.is_none() {
             return Err(format!(
-                "engine {name}: give a node or depth limit per move"
+                "engine {name}: give a node, depth or time limit per move, or a --clock"
             ));
         }
         if !spec.config.features.iterative && l.depth.is_none() {
             return Err(format!("engine {name} is not iterative: give it a depth"));
         }
     }
-    if games == 0 {
+    if m.games == 0 {
         return Err("--games must be at least 1".to_string());
     }
     let opts = MatchOptions {
-        games,
-        limits_a,
-        limits_b,
-        opening_plies,
+        games: m.games,
+        limits_a: m.limits_a,
+        limits_b: m.limits_b,
+        opening_plies: m.opening_plies,
     };
-    let r = selfplay::play_match(&a, &b, &opts);
-    if json {
+    let quiet = m.quiet;
+    let r = selfplay::play_match_with(&m.a, &m.b, &opts, &m.openings, &m.run, &mut |r| {
+        if !quiet {
+            eprintln!("{}", match_line(r));
+        }
+    });
+    if m.json {
         return print_json(&r);
     }
+    let per_move = |s: usize| {
+        let mv = r.moves[s].max(1) as f64;
+        format!(
+            "{:.0} nodes, depth {:.1}, {:.1} ms per move",
+            r.nodes[s] as f64 / mv,
+            r.depth_sum[s] as f64 / mv,
+            1000.0 * r.seconds[s] / mv
+        )
+    };
+    println!("A = {}: {}", r.a, per_move(0));
+    println!("B = {}: {}", r.b, per_move(1));
     println!(
-        "{} vs {}: {} games, {} wins, {} draws, {} losses for {} (score {:.1}%, mean kazan difference {:+.2}, {} adjudicated, nodes {} vs {})",
-        r.a,
-        r.b,
-        r.games,
-        r.wins,
-        r.draws,
-        r.losses,
-        r.a,
-        100.0 * r.score,
+        "for A: {} (mean kazan difference {:+.2}, {} adjudicated, time losses A {} B {})",
+        match_line(&r),
         r.mean_kazan_diff,
         r.adjudicated,
-        r.nodes[0],
-        r.nodes[1]
+        r.time_losses[0],
+        r.time_losses[1]
+    );
+    Ok(())
+}
+
+fn run_train(
+    out: &std::path::Path,
+    sp: &SelfPlayOptions,
+    records: Option<&std::path::Path>,
+    opts: &TrainOptions,
+    quiet: bool,
+    json: bool,
+) -> CliResult {
+    // Fail on an unwritable output before hours of work (without touching
+    // an existing file).
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(out)
+        .map_err(|e| format!("{}: {e}", out.display()))?;
+    let mut samples = Vec::new();
+    let t = Instant::now();
+    if let Some(file) = records {
+        samples = train::record_samples(&read_games(file)?);
+        if !quiet {
+            eprintln!("{} positions from {}", samples.len(), file.display());
+        }
+    }
+    let step = (sp.games / 20).max(1);
+    let self_play = train::selfplay_samples(sp, &|done| {
+        if !quiet && (done % step == 0 || done == sp.games) {
+            eprintln!(
+                "self-play: {done}/{} games ({:.0} s)",
+                sp.games,
+                t.elapsed().as_secs_f64()
+            );
+        }
+    });
+    let n_self = self_play.len();
+    samples.extend(self_play);
+    if samples.is_empty() {
+        return Err("no training positions (give --games or --records)".to_string());
+    }
+    let mut args = std::env::args();
+    args.next();
+    let origin = format!(
+        "solver {}",
+        args.map(|a| if a.contains(' ') { format!("'{a}'") } else { a })
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    let (weights, report) = train::train(&samples, opts, &origin, &mut |epoch, loss| {
+        if !quiet {
+            eprintln!("epoch {epoch}: training loss {loss:.5}");
+        }
+    });
+    std::fs::write(out, weights.to_text()).map_err(|e| format!("{}: {e}", out.display()))?;
+    if json {
+        #[derive(serde::Serialize)]
+        struct Out<'a> {
+            out: String,
+            self_play_positions: usize,
+            seconds: f64,
+            #[serde(flatten)]
+            report: &'a train::TrainReport,
+        }
+        return print_json(&Out {
+            out: out.display().to_string(),
+            self_play_positions: n_self,
+            seconds: t.elapsed().as_secs_f64(),
+            report: &report,
+        });
+    }
+    println!(
+        "{} positions ({} self-play), {} held out; material slope {:.4}/stone; held-out loss {:.5} (material only) -> {:.5} (trained); {:.0} s; weights in {}",
+        report.train_positions + report.holdout_positions,
+        n_self,
+        report.holdout_positions,
+        report.material_slope,
+        report.holdout_loss_material,
+        report.holdout_loss_trained,
+        t.elapsed().as_secs_f64(),
+        out.display()
     );
     Ok(())
 }

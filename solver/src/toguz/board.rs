@@ -227,6 +227,20 @@ impl Board {
         h
     }
 
+    /// The same position with the other side to move (a "null move" for the
+    /// search's null-move pruning; not a legal move of the game).
+    #[inline]
+    pub fn pass(&self) -> Board {
+        let mut b = *self;
+        if b.side == Side::White {
+            b.hash = b.hash.wrapping_add(KEYS.side);
+        } else {
+            b.hash = b.hash.wrapping_sub(KEYS.side);
+        }
+        b.side = b.side.opponent();
+        b
+    }
+
     /// The position's 64-bit hash.
     #[inline]
     pub fn hash(&self) -> u64 {

@@ -49,6 +49,7 @@ const OPT_SALT: u64 = 0x5DEE_CE66_D1CE_4E5B;
 struct Solver {
     nodes: u64,
     budget: u64,
+    deadline: Option<std::time::Instant>,
     aborted: bool,
     table: Vec<[u64; 2]>,
 }
@@ -90,7 +91,12 @@ impl Solver {
         opt: bool,
     ) -> (i8, Option<Move>) {
         self.nodes += 1;
-        if self.nodes > self.budget {
+        if self.nodes > self.budget
+            || (self.nodes & 4095 == 0
+                && self
+                    .deadline
+                    .is_some_and(|d| std::time::Instant::now() >= d))
+        {
             self.aborted = true;
             return (0, None);
         }
@@ -148,9 +154,19 @@ impl Solver {
 
 /// Try to prove the result of `b` within `node_budget` nodes.
 pub fn solve(b: &Board, node_budget: u64) -> Option<Solved> {
+    solve_until(b, node_budget, None)
+}
+
+/// [`solve`], also giving up at `deadline` (for searches on a clock).
+pub fn solve_until(
+    b: &Board,
+    node_budget: u64,
+    deadline: Option<std::time::Instant>,
+) -> Option<Solved> {
     let mut s = Solver {
         nodes: 0,
         budget: node_budget,
+        deadline,
         aborted: false,
         table: vec![[0; 2]; 1 << TABLE_BITS],
     };

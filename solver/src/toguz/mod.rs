@@ -1,17 +1,21 @@
 //! Toguz Kumalak: the rules ([`board`]), text forms ([`notation`]),
-//! [`perft`], PlayOK record replay ([`pgn`]), evaluation ([`eval`]), an exact
-//! endgame solver ([`endgame`]), a parallel alpha-beta [`search`] and
-//! self-play matches ([`selfplay`]). Design notes and measured figures:
-//! `docs/toguz.md`.
+//! [`perft`], PlayOK record replay ([`pgn`]), the hand-set evaluation
+//! ([`eval`]) and the learned one ([`linear`], trained by [`train`]), an exact
+//! endgame solver ([`endgame`]), a parallel alpha-beta [`search`], self-play
+//! matches ([`selfplay`]) and their statistics ([`ladder`]). Design notes and
+//! measured figures: `docs/toguz.md`.
 
 pub mod board;
 pub mod endgame;
 pub mod eval;
+pub mod ladder;
+pub mod linear;
 pub mod notation;
 pub mod perft;
 pub mod pgn;
 pub mod report;
 pub mod search;
 pub mod selfplay;
+pub mod train;
 
 pub use board::{Board, Move, MoveEffect, Outcome, Side};

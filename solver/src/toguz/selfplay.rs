@@ -1,11 +1,18 @@
-//! Self-play matches between two engine set-ups from varied openings, used to
-//! show that each search feature and evaluation term pays (docs/toguz.md).
+//! Self-play matches between two engine set-ups from varied openings (random
+//! or from game records, each played with both colours), by node, depth,
+//! time or clock limits; the result with its Elo difference, 95 % interval
+//! and SPRT verdict ([`super::ladder`]) decides whether a change is kept
+//! (docs/toguz.md).
 
 use super::board::{Board, Side};
 use super::eval::EvalParams;
-use super::search::{Config, Engine, Features, Limits};
+use super::ladder::{self, Sprt};
+use super::linear;
+use super::pgn;
+use super::search::{Config, Engine, Features, Limits, Weights};
 use rayon::prelude::*;
 use std::str::FromStr;
+use std::time::{Duration, Instant};
 
 /// An engine set-up with its name (e.g. `full-tt`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,7 +31,7 @@ pub enum SpecError {
     Base(String),
     /// Unknown feature name.
     #[error(
-        "unknown feature `{0}` (tt, pvs, ordering, quiescence[=N], iterative, lmr, aspiration, eval, tuzdyk[=N], mobility[=N], own[=N], endgame[=N])"
+        "unknown feature `{0}` (tt, pvs, ordering, quiescence[=N], iterative, lmr[=N], aspiration, nullmove, eval, learned, tuzdyk[=N], mobility[=N], own[=N], endgame[=N])"
     )]
     Feature(String),
 }
@@ -35,7 +42,10 @@ impl FromStr for EngineSpec {
     /// `full` or `plain`, then `-feature` / `+feature` toggles, e.g.
     /// `full-tt-ordering` or `plain+quiescence`; `+name=N` sets an
     /// evaluation weight (`+tuzdyk=700`), the quiescence length
-    /// (`+quiescence=4`) or the endgame solver's stone limit (`+endgame=24`).
+    /// (`+quiescence=4`), the first reduced move (`+lmr=2`) or the endgame
+    /// solver's stone limit (`+endgame=24`);
+    /// `learned` switches the learned evaluation (built-in weights) on or off
+    /// (`full-learned` is the hand-set evaluation).
     fn from_str(s: &str) -> Result<EngineSpec, SpecError> {
         let split = s.find(['-', '+']).unwrap_or(s.len());
         let (base, mut rest) = s.split_at(split);
@@ -48,6 +58,7 @@ impl FromStr for EngineSpec {
             "plain" => {
                 config.features = Features::PLAIN;
                 config.eval = EvalParams::MATERIAL;
+                config.learned = None;
                 config.endgame_stones = 0;
             }
             other => return Err(SpecError::Base(other.to_string())),
@@ -83,9 +94,21 @@ impl FromStr for EngineSpec {
                     }
                 }
                 "iterative" => feats.iterative = on,
-                "lmr" => feats.lmr = on,
+                "lmr" => {
+                    feats.lmr = on;
+                    if let Some(v) = value {
+                        config.lmr_from = v.max(1) as u32;
+                    }
+                }
                 "aspiration" => feats.aspiration = on,
-                "eval" => config.eval = if on { d } else { EvalParams::MATERIAL },
+                "nullmove" => feats.nullmove = on,
+                "eval" => {
+                    config.eval = if on { d } else { EvalParams::MATERIAL };
+                    if !on {
+                        config.learned = None;
+                    }
+                }
+                "learned" => config.learned = on.then(|| Weights(linear::builtin())),
                 "endgame" => config.endgame_stones = weight(20).max(0) as u32,
                 "tuzdyk" => config.eval.tuzdyk = weight(d.tuzdyk),
                 "mobility" => config.eval.mobility = weight(d.mobility),
@@ -100,6 +123,51 @@ impl FromStr for EngineSpec {
     }
 }
 
+/// A game clock: base time plus an increment per move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    /// Time for the whole game.
+    pub base: Duration,
+    /// Added after every move.
+    pub increment: Duration,
+}
+
+impl FromStr for Clock {
+    type Err = String;
+
+    /// `BASE+INC` in seconds, e.g. `300+2` or `60` (no increment).
+    fn from_str(s: &str) -> Result<Clock, String> {
+        let (b, i) = s.split_once('+').unwrap_or((s, "0"));
+        let secs = |t: &str| {
+            t.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && *x >= 0.0 && *x < 1e7)
+                .map(Duration::from_secs_f64)
+                .ok_or_else(|| format!("clock `{s}`: expected BASE+INC in seconds, e.g. 300+2"))
+        };
+        let c = Clock {
+            base: secs(b)?,
+            increment: secs(i)?,
+        };
+        if c.base.is_zero() {
+            return Err(format!("clock `{s}`: the base time must be positive"));
+        }
+        Ok(c)
+    }
+}
+
+impl std::fmt::Display for Clock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}+{}",
+            self.base.as_secs_f64(),
+            self.increment.as_secs_f64()
+        )
+    }
+}
+
 /// How a match is played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MatchOptions {
@@ -109,8 +177,31 @@ pub struct MatchOptions {
     pub limits_a: Limits,
     /// Search limits of every move of engine B.
     pub limits_b: Limits,
-    /// Random plies of each opening.
+    /// Random plies of each opening (with [`Openings::Random`]).
     pub opening_plies: u32,
+}
+
+/// Where the openings come from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Openings {
+    /// Pseudo-random plies from the start ([`openings`]).
+    Random,
+    /// These positions, in order (e.g. [`record_openings`]).
+    Positions(Vec<Board>),
+}
+
+/// How the match is run beyond the per-move limits.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RunOptions {
+    /// Games played at once (0: one per rayon thread).
+    pub jobs: usize,
+    /// Both sides play on this clock instead of their per-move limits (node
+    /// and depth limits still apply).
+    pub clock: Option<Clock>,
+    /// Stop as soon as the SPRT decides (checked after every batch of games).
+    pub sprt_stop: bool,
+    /// The SPRT's hypotheses (Elo under H0 and H1).
+    pub sprt: Sprt,
 }
 
 /// Longest game before it is adjudicated on kazans.
@@ -133,12 +224,28 @@ pub struct MatchResult {
     pub losses: usize,
     /// (wins + draws / 2) / games.
     pub score: f64,
+    /// Elo difference A − B (logistic model).
+    pub elo: f64,
+    /// 95 % interval of the Elo difference.
+    pub elo_low: f64,
+    /// See `elo_low`.
+    pub elo_high: f64,
+    /// SPRT log-likelihood ratio and its verdict.
+    pub sprt: ladder::SprtResult,
     /// Mean final kazan difference, A minus B.
     pub mean_kazan_diff: f64,
     /// Games adjudicated on kazans after [`MAX_GAME_PLIES`].
     pub adjudicated: usize,
+    /// Games lost on time by A and by B (clock mode).
+    pub time_losses: [usize; 2],
     /// Total nodes searched by A and by B.
     pub nodes: [u64; 2],
+    /// Total search time of A and of B in seconds.
+    pub seconds: [f64; 2],
+    /// Sum of the depths reached by A and by B, and moves searched.
+    pub depth_sum: [u64; 2],
+    /// Moves searched by A and by B.
+    pub moves: [u64; 2],
 }
 
 /// Distinct openings: `plies` pseudo-random legal moves from the start
@@ -173,23 +280,76 @@ pub fn openings(count: usize, plies: u32) -> Vec<Board> {
     out
 }
 
-/// One game; returns (final kazans as [A, B], adjudicated, nodes [A, B]).
+/// Distinct positions after `plies` plies of recorded games, in file order
+/// (games that are shorter, do not replay or have ended are skipped).
+pub fn record_openings(games: &[pgn::Game], plies: usize) -> Vec<Board> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for g in games {
+        if g.moves.len() <= plies {
+            continue;
+        }
+        let mut short = g.clone();
+        short.moves.truncate(plies);
+        short.result = None;
+        if let Ok(r) = pgn::replay(&short) {
+            if r.outcome.is_none() && seen.insert(r.board.hash()) {
+                out.push(r.board);
+            }
+        }
+    }
+    out
+}
+
+/// One game's record.
+#[derive(Clone, Copy, Debug, Default)]
+struct GameRecord {
+    /// Final kazans as [A, B].
+    kazans: [u32; 2],
+    adjudicated: bool,
+    /// Side that lost on time (0 = A, 1 = B).
+    flagged: Option<usize>,
+    nodes: [u64; 2],
+    seconds: [f64; 2],
+    depth_sum: [u64; 2],
+    moves: [u64; 2],
+}
+
+/// One game from `start` with A playing `a_side`.
 fn play_game(
     start: &Board,
     a_side: Side,
     a: &EngineSpec,
     b: &EngineSpec,
     opts: &MatchOptions,
-) -> ([u32; 2], bool, [u64; 2]) {
+    clock: Option<Clock>,
+) -> GameRecord {
     let mut engines = [Engine::new(a.config), Engine::new(b.config)];
     let limits = [opts.limits_a, opts.limits_b];
-    let mut nodes = [0u64; 2];
+    let mut rec = GameRecord::default();
+    let mut left = [clock.map_or(Duration::ZERO, |c| c.base); 2];
     let mut board = *start;
     let mut plies = 0;
     while board.outcome().is_none() && plies < MAX_GAME_PLIES {
         let who = usize::from(board.side != a_side);
-        let r = engines[who].search(&board, &limits[who], &mut |_| {});
-        nodes[who] += r.nodes;
+        let mut l = limits[who];
+        if let Some(c) = clock {
+            l.time = Some(time_for_move(left[who], c.increment, plies));
+        }
+        let t = Instant::now();
+        let r = engines[who].search(&board, &l, &mut |_| {});
+        let spent = t.elapsed();
+        rec.nodes[who] += r.nodes;
+        rec.seconds[who] += spent.as_secs_f64();
+        rec.depth_sum[who] += r.depth.max(0) as u64;
+        rec.moves[who] += 1;
+        if let Some(c) = clock {
+            if spent > left[who] {
+                rec.flagged = Some(who);
+                break;
+            }
+            left[who] = left[who] - spent + c.increment;
+        }
         let Some(m) = r.best else { break };
         board.make(m - 1);
         plies += 1;
@@ -199,49 +359,145 @@ fn play_game(
     } else {
         [u32::from(board.kazan[0]), u32::from(board.kazan[1])]
     };
-    let ka = [k[a_side.index()], k[a_side.opponent().index()]];
-    (ka, board.outcome().is_none(), nodes)
+    rec.kazans = [k[a_side.index()], k[a_side.opponent().index()]];
+    rec.adjudicated = board.outcome().is_none() && rec.flagged.is_none();
+    rec
 }
 
-/// Play a match (games in parallel on the rayon pool; each game is
-/// deterministic under node or depth limits).
+/// Thinking time for one move on a clock with `left` remaining and
+/// `increment` per move, `plies` plies into the game. The search stops
+/// starting new iterations after half of it, so about `left / 40 +
+/// increment` is spent on average; it never exceeds a third of `left`.
+pub fn time_for_move(left: Duration, increment: Duration, plies: usize) -> Duration {
+    // Games last about 150 plies; plan for at least 25 more own moves.
+    let to_go = (75u32.saturating_sub(plies as u32 / 2)).max(25);
+    let budget = left / to_go + increment * 3 / 4;
+    let margin = Duration::from_millis(20).min(left / 4);
+    (budget * 2)
+        .min(left / 3)
+        .min(left.saturating_sub(margin))
+        .max(Duration::from_millis(1))
+}
+
+/// Play a match with openings from the start (pseudo-random plies), all
+/// games at once on the rayon pool (each game is deterministic under node or
+/// depth limits).
 pub fn play_match(a: &EngineSpec, b: &EngineSpec, opts: &MatchOptions) -> MatchResult {
+    play_match_with(
+        a,
+        b,
+        opts,
+        &Openings::Random,
+        &RunOptions::default(),
+        &mut |_| {},
+    )
+}
+
+/// Play a match: every opening with both colours (at most two games per
+/// opening, so fewer than `opts.games` when there are too few), in batches of games
+/// played `run.jobs` at a time; `progress` sees the running result after
+/// every batch. With `run.sprt_stop` the match ends when the SPRT decides.
+pub fn play_match_with(
+    a: &EngineSpec,
+    b: &EngineSpec,
+    opts: &MatchOptions,
+    openings_from: &Openings,
+    run: &RunOptions,
+    progress: &mut dyn FnMut(&MatchResult),
+) -> MatchResult {
     let pairs = opts.games.div_ceil(2);
-    let starts = openings(pairs, opts.opening_plies);
+    let starts = match openings_from {
+        Openings::Random => openings(pairs, opts.opening_plies),
+        // Each opening once with each colour: no game is repeated.
+        Openings::Positions(p) => p.iter().copied().take(pairs).collect(),
+    };
     let jobs: Vec<(Board, Side)> = starts
         .iter()
         .flat_map(|s| [(*s, Side::White), (*s, Side::Black)])
+        .take(opts.games.max(2))
         .collect();
-    let results: Vec<([u32; 2], bool, [u64; 2])> = jobs
-        .par_iter()
-        .map(|(s, side)| play_game(s, *side, a, b, opts))
-        .collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(run.jobs)
+        .build()
+        .expect("rayon pool");
+    let width = pool.current_num_threads().max(1);
+    // Batches of whole pairs, a few per thread, so the SPRT can stop early
+    // (and results are reported as they come).
+    let batch = (width * 4).next_multiple_of(2).max(10);
+    let mut records: Vec<GameRecord> = Vec::with_capacity(jobs.len());
+    let mut result = summarise(a, b, &records, run);
+    for chunk in jobs.chunks(batch) {
+        let done: Vec<GameRecord> = pool.install(|| {
+            chunk
+                .par_iter()
+                .map(|(s, side)| play_game(s, *side, a, b, opts, run.clock))
+                .collect()
+        });
+        records.extend(done);
+        result = summarise(a, b, &records, run);
+        progress(&result);
+        if run.sprt_stop && result.sprt.verdict != ladder::Verdict::Continue {
+            break;
+        }
+    }
+    result
+}
+
+fn summarise(
+    a: &EngineSpec,
+    b: &EngineSpec,
+    records: &[GameRecord],
+    run: &RunOptions,
+) -> MatchResult {
     let mut r = MatchResult {
         a: a.name.clone(),
         b: b.name.clone(),
-        games: results.len(),
+        games: records.len(),
         wins: 0,
         draws: 0,
         losses: 0,
         score: 0.0,
+        elo: 0.0,
+        elo_low: 0.0,
+        elo_high: 0.0,
+        sprt: ladder::SprtResult::default(),
         mean_kazan_diff: 0.0,
         adjudicated: 0,
+        time_losses: [0, 0],
         nodes: [0, 0],
+        seconds: [0.0, 0.0],
+        depth_sum: [0, 0],
+        moves: [0, 0],
     };
     let mut diff = 0i64;
-    for (k, adj, n) in &results {
-        match k[0].cmp(&k[1]) {
-            std::cmp::Ordering::Greater => r.wins += 1,
-            std::cmp::Ordering::Equal => r.draws += 1,
-            std::cmp::Ordering::Less => r.losses += 1,
+    for g in records {
+        let k = g.kazans;
+        match g.flagged {
+            Some(0) => r.losses += 1,
+            Some(_) => r.wins += 1,
+            None => match k[0].cmp(&k[1]) {
+                std::cmp::Ordering::Greater => r.wins += 1,
+                std::cmp::Ordering::Equal => r.draws += 1,
+                std::cmp::Ordering::Less => r.losses += 1,
+            },
         }
-        r.adjudicated += usize::from(*adj);
+        if let Some(w) = g.flagged {
+            r.time_losses[w] += 1;
+        }
+        r.adjudicated += usize::from(g.adjudicated);
         diff += i64::from(k[0]) - i64::from(k[1]);
-        r.nodes[0] += n[0];
-        r.nodes[1] += n[1];
+        for s in 0..2 {
+            r.nodes[s] += g.nodes[s];
+            r.seconds[s] += g.seconds[s];
+            r.depth_sum[s] += g.depth_sum[s];
+            r.moves[s] += g.moves[s];
+        }
     }
-    let g = results.len().max(1) as f64;
+    let g = records.len().max(1) as f64;
     r.score = (r.wins as f64 + r.draws as f64 / 2.0) / g;
     r.mean_kazan_diff = diff as f64 / g;
+    let e = ladder::elo_interval(r.wins, r.draws, r.losses);
+    (r.elo, r.elo_low, r.elo_high) = (e.elo, e.low, e.high);
+    r.sprt = run.sprt.test(r.wins, r.draws, r.losses);
     r
 }

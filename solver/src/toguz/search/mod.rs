@@ -9,6 +9,7 @@ mod worker;
 use super::board::{Board, Move};
 use super::endgame::{self, Solved};
 use super::eval::EvalParams;
+use super::linear::LinearEval;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 use worker::Worker;
@@ -39,6 +40,10 @@ pub struct Features {
     pub lmr: bool,
     /// Aspiration windows around the previous iteration's score.
     pub aspiration: bool,
+    /// Null-move pruning: at a non-PV node whose static evaluation is at
+    /// least beta, let the opponent move twice at reduced depth; a score
+    /// still at least beta cuts the node.
+    pub nullmove: bool,
 }
 
 impl Features {
@@ -51,6 +56,7 @@ impl Features {
         iterative: true,
         lmr: true,
         aspiration: true,
+        nullmove: false,
     };
     /// Plain fixed-depth alpha-beta.
     pub const PLAIN: Features = Features {
@@ -61,6 +67,7 @@ impl Features {
         iterative: false,
         lmr: false,
         aspiration: false,
+        nullmove: false,
     };
 }
 
@@ -69,10 +76,14 @@ impl Features {
 pub struct Config {
     /// Search features.
     pub features: Features,
-    /// Evaluation weights.
+    /// Hand-set evaluation weights (used when `learned` is `None`).
     pub eval: EvalParams,
+    /// The learned evaluation ([`super::linear`]), which replaces `eval`.
+    pub learned: Option<Weights>,
     /// Longest capture sequence followed by quiescence.
     pub qsearch_plies: u32,
+    /// Late move reductions start at this move (0-based, in search order).
+    pub lmr_from: u32,
     /// Transposition table size in MiB.
     pub tt_mb: usize,
     /// Run the exact endgame solver at or below this many stones on the board.
@@ -86,11 +97,32 @@ impl Default for Config {
         Config {
             features: Features::ALL,
             eval: EvalParams::DEFAULT,
+            learned: Some(Weights(super::linear::builtin())),
             qsearch_plies: 4,
+            lmr_from: 3,
             tt_mb: 64,
             endgame_stones: 20,
             endgame_nodes: 2_000_000,
         }
+    }
+}
+
+/// A reference to learned weights held for the whole program (compared by
+/// address; serialised as their origin line).
+#[derive(Clone, Copy, Debug)]
+pub struct Weights(pub &'static LinearEval);
+
+impl PartialEq for Weights {
+    fn eq(&self, other: &Weights) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+impl Eq for Weights {}
+
+impl serde::Serialize for Weights {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.0.origin.lines().next().unwrap_or("learned"))
     }
 }
 
@@ -264,12 +296,15 @@ impl Engine {
         if board.outcome().is_some() {
             return result;
         }
+        // Under a time limit the clock starts before the endgame attempt,
+        // which then also gives up after a quarter of the limit; otherwise
+        // limits count after it (it is bounded by its own node budget).
+        let timed_start = limits.time.map(|_| Instant::now());
         if board.stones_on_board() <= self.config.endgame_stones {
-            result.exact = endgame::solve(board, self.config.endgame_nodes);
+            let deadline = limits.time.zip(timed_start).map(|(t, s)| s + t / 4);
+            result.exact = endgame::solve_until(board, self.config.endgame_nodes, deadline);
         }
-        // Times and limits count from here (the endgame attempt is bounded
-        // by its own node budget).
-        let start = Instant::now();
+        let start = timed_start.unwrap_or_else(Instant::now);
         self.tt.new_search();
         let shared = Shared {
             stop: AtomicBool::new(false),

@@ -3,7 +3,7 @@
 //! killers, history) and quiescence on captures. No allocation per node.
 
 use super::tt::{Bound, Entry, Table};
-use super::{Config, Features, Shared, MATE, MATE_BOUND, MAX_PLY};
+use super::{Config, Features, Shared, Weights, MATE, MATE_BOUND, MAX_PLY};
 use crate::toguz::board::{Board, Outcome};
 use crate::toguz::eval::{evaluate, EvalParams};
 use std::sync::atomic::Ordering::Relaxed;
@@ -15,13 +15,18 @@ const CHECK_EVERY: u64 = 1024;
 /// thread is searching.
 const DEFER_DEPTH: i32 = 5;
 
+/// Null-move pruning only with at least this many stones on the board.
+const NULL_MIN_STONES: u32 = 40;
+
 /// Per-thread search state.
 pub(crate) struct Worker<'a> {
     pub(crate) shared: &'a Shared,
     pub(crate) tt: &'a Table,
     pub(crate) features: Features,
     pub(crate) eval: EvalParams,
+    learned: Option<Weights>,
     qsearch_plies: u32,
+    lmr_from: usize,
     pub(crate) nodes: u64,
     flushed: u64,
     pub(crate) stopped: bool,
@@ -66,7 +71,9 @@ impl<'a> Worker<'a> {
             tt,
             features: config.features,
             eval: config.eval,
+            learned: config.learned,
             qsearch_plies: config.qsearch_plies,
+            lmr_from: config.lmr_from as usize,
             nodes: 0,
             flushed: 0,
             stopped: false,
@@ -74,6 +81,16 @@ impl<'a> Worker<'a> {
             history: [[0; 9]; 2],
             pv: [[0; MAX_PLY]; MAX_PLY],
             pv_len: [0; MAX_PLY],
+        }
+    }
+
+    /// Static evaluation (learned weights if configured, else the hand-set
+    /// terms).
+    #[inline]
+    fn static_eval(&self, b: &Board) -> i32 {
+        match self.learned {
+            Some(w) => w.0.evaluate(b),
+            None => evaluate(b, &self.eval),
         }
     }
 
@@ -181,7 +198,7 @@ impl<'a> Worker<'a> {
             return if self.features.quiescence {
                 self.quiesce(b, ply, alpha, beta, 0)
             } else {
-                evaluate(b, &self.eval)
+                self.static_eval(b)
             };
         }
         let hash = b.hash();
@@ -198,6 +215,25 @@ impl<'a> Worker<'a> {
                         _ => {}
                     }
                 }
+            }
+        }
+        // Null-move pruning (not near the end, where passing is no
+        // approximation: few stones, few moves).
+        if self.features.nullmove
+            && !pv_node
+            && depth >= 3
+            && beta.abs() < MATE_BOUND
+            && b.move_count() >= 3
+            && b.stones_on_board() >= NULL_MIN_STONES
+            && self.static_eval(b) >= beta
+        {
+            let r = 2 + depth / 4;
+            let s = -self.alphabeta(&b.pass(), depth - 1 - r, ply + 1, -beta, -beta + 1, false);
+            if self.stopped {
+                return 0;
+            }
+            if s >= beta {
+                return if s > MATE_BOUND { beta } else { s };
             }
         }
         let mut children = [*b; 9];
@@ -241,7 +277,7 @@ impl<'a> Worker<'a> {
                 // raise alpha.
                 let me = b.side.index();
                 let quiet = c.kazan[me] == b.kazan[me];
-                let reduction = if self.features.lmr && depth >= 3 && i >= 3 && quiet {
+                let reduction = if self.features.lmr && depth >= 3 && i >= self.lmr_from && quiet {
                     if i >= 5 && depth >= 6 {
                         2
                     } else {
@@ -338,7 +374,7 @@ impl<'a> Worker<'a> {
         if let Some(o) = b.outcome() {
             return terminal_score(b, o, ply);
         }
-        let stand = evaluate(b, &self.eval);
+        let stand = self.static_eval(b);
         if stand >= beta || ply + 1 >= MAX_PLY || qply >= self.qsearch_plies {
             return stand;
         }
