@@ -319,7 +319,10 @@ mod tests {
         let h = t.header();
         assert_eq!(h.kind, crate::format::EntryKind::Opaque);
         assert_eq!((h.entry_bytes, h.slots, h.positions), (1, 140_001, 140_000));
-        assert_eq!((h.wins, h.losses, h.draws, h.max_win, h.max_loss), (0, 0, 0, 0, 0));
+        assert_eq!(
+            (h.wins, h.losses, h.draws, h.max_win, h.max_loss),
+            (0, 0, 0, 0, 0)
+        );
         t.verify().unwrap();
         for slot in (0..entries.len()).step_by(13) {
             assert_eq!(t.get_raw(slot as u64).unwrap(), entries[slot] as u16);

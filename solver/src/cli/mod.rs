@@ -12,6 +12,7 @@ pub mod nine_tb;
 pub mod progress;
 pub mod three;
 pub mod toguz;
+pub mod toguz_tb;
 
 /// Solver and retrograde-analysis toolkit for mill games and Toguz Kumalak.
 #[derive(Parser, Debug)]

@@ -75,6 +75,14 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Generate the endgame share tables (resumable; see docs/toguz.md).
+    Generate(super::toguz_tb::GenerateArgs),
+    /// Look a position up in the endgame share tables.
+    Probe(super::toguz_tb::ProbeArgs),
+    /// Positions, shares and file sizes of the endgame share tables.
+    Stats(super::toguz_tb::StatsArgs),
+    /// Check the endgame share tables against the exact endgame solver.
+    Verify(super::toguz_tb::VerifyArgs),
     /// Self-play match between two engine set-ups from varied openings.
     Match {
         /// First engine: `full` or `plain`, then `-feature`/`+feature` with
@@ -199,6 +207,10 @@ pub fn run(args: Args) -> CliResult {
             search,
             json,
         } => play(&side, position.as_deref(), &search, json),
+        Command::Generate(a) => super::toguz_tb::generate(a),
+        Command::Probe(a) => super::toguz_tb::probe(a),
+        Command::Stats(a) => super::toguz_tb::stats(a),
+        Command::Verify(a) => super::toguz_tb::verify(a),
         Command::Match {
             a,
             b,

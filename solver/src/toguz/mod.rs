@@ -5,6 +5,7 @@
 //! `docs/toguz.md`.
 
 pub mod board;
+pub mod egtb;
 pub mod endgame;
 pub mod eval;
 pub mod notation;
