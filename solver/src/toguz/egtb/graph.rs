@@ -5,8 +5,8 @@
 //! other move leaves the pair into a solved table with fewer stones.
 //!
 //! Threshold game `x` (see `docs/toguz.md`): in part 0 the mover wins by
-//! collecting `x` more stones and loses if the opponent collects `n + 2 − x`
-//! first (the two targets add up to `n + 2`, so at most one is reached);
+//! collecting `x` more stones and loses if the opponent collects `n + 1 − x`
+//! first (the two targets add up to `n + 1`, so at most one is reached);
 //! part 1 holds the positions after a move, where the targets are swapped.
 //! A position that leaves the pair is summarised by two numbers over its
 //! leaving moves, `win_below` (the move wins for targets `x ≤` it) and
@@ -96,12 +96,12 @@ impl PairGraph {
         self.parts[p].layer
     }
 
-    /// The game for target `x` (1..=n+1) of part 0.
+    /// The game for target `x` (1..=n) of part 0.
     pub fn threshold(&self, x: u8) -> Threshold<'_> {
         let n = self.parts[0].layer.stones;
         Threshold {
             g: self,
-            target: [x, n + 2 - x],
+            target: [x, n + 1 - x],
         }
     }
 
@@ -141,8 +141,9 @@ fn forward(part: &mut Part, lower: &dyn Lower) {
                 let (mut win_below, mut loss_from) = (0u8, 0u8);
                 let mask = board.legal_mask();
                 if mask == 0 {
-                    // Atsyrau: the opponent takes all n stones.
-                    loss_from = 2;
+                    // Atsyrau: the opponent takes all n stones, which
+                    // reaches its target n + 1 − x for every x ≥ 1.
+                    loss_from = 1;
                 }
                 let mut m = mask;
                 while m != 0 {
@@ -158,7 +159,7 @@ fn forward(part: &mut Part, lower: &dyn Lower) {
                     } else {
                         let (v, u) = unpack(lower.shares(key.layer, key.slot));
                         win_below = win_below.max(a + u);
-                        loss_from = loss_from.max(n + 2 - b - v);
+                        loss_from = loss_from.max(n + 1 - b - v);
                     }
                 }
                 let row = &mut buf[..k];
@@ -272,19 +273,19 @@ impl RetroGame for Threshold<'_> {
     }
 }
 
-/// Solve a pair: the packed shares of each part, from the `n + 1` threshold
+/// Solve a pair: the packed shares of each part, from the `n` threshold
 /// games (a win for target `x` means the mover secures `x`; a loss means
-/// the opponent secures the other target).
+/// the opponent secures the other target, `n + 1 − x`).
 pub fn solve_pair(g: &PairGraph) -> Result<[Shares; 2], tablebase::retro::RetroError> {
     let n = g.layer(0).stones;
     let mut mover = [vec![0u8; g.size(0) as usize], vec![0u8; g.size(1) as usize]];
     let mut opponent = mover.clone();
-    for x in 1..=n + 1 {
+    for x in 1..=n {
         let game = g.threshold(x);
         let (values, _) = tablebase::solve(&game, &tablebase::Silent)?;
         for part in 0..2 {
             let own = game.target[part];
-            let other = n + 2 - own;
+            let other = n + 1 - own;
             let (mv, op) = (&mut mover[part], &mut opponent[part]);
             values[part]
                 .par_iter()
