@@ -136,6 +136,10 @@ pub struct SearchArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64)]
     hash: usize,
+    /// Endgame share tables to probe when few stones are left (a directory
+    /// made by `solver toguz generate`).
+    #[arg(long, value_name = "DIR")]
+    tables: Option<std::path::PathBuf>,
 }
 
 impl SearchArgs {
@@ -172,10 +176,15 @@ impl SearchArgs {
         if !(1..=65536).contains(&self.hash) {
             return Err("--hash must be 1..65536 MiB".to_string());
         }
-        Ok(Engine::new(Config {
+        let mut engine = Engine::new(Config {
             tt_mb: self.hash,
             ..Config::default()
-        }))
+        });
+        if let Some(dir) = &self.tables {
+            let tables = crate::toguz::egtb::Tables::open(dir).map_err(|e| e.to_string())?;
+            engine.set_tables(Some(std::sync::Arc::new(tables)));
+        }
+        Ok(engine)
     }
 }
 
