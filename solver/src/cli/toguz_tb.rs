@@ -67,6 +67,9 @@ pub struct VerifyArgs {
     /// Check the layers with at most N stones (default: all in the directory).
     #[arg(long)]
     pub max_stones: Option<u8>,
+    /// Check the layers with at least N stones.
+    #[arg(long, default_value_t = 0)]
+    pub min_stones: u8,
     /// Node budget of the exact solver per result.
     #[arg(long, default_value_t = 200_000)]
     pub budget: u64,
@@ -274,11 +277,12 @@ pub fn verify(args: VerifyArgs) -> CliResult {
             tables.max_stones()
         ));
     }
-    let progress = Progress::new(args.quiet, positions_up_to(max), "positions");
+    let below = positions_up_to(args.min_stones.max(1) - 1) * u64::from(args.min_stones > 0);
+    let progress = Progress::new(args.quiet, positions_up_to(max) - below, "positions");
     let mut total = CheckReport::default();
     let mut layers = Vec::new();
     let start = std::time::Instant::now();
-    for stones in 0..=max {
+    for stones in args.min_stones..=max {
         let mut row = CheckReport::default();
         for tuzdyks in Tuzdyks::all() {
             let layer = Layer { stones, tuzdyks };
@@ -304,6 +308,9 @@ pub fn verify(args: VerifyArgs) -> CliResult {
     } else {
         for (pos, t, s) in &total.mismatches {
             println!("{pos}: tables say {t}, the solver {s}");
+        }
+        for pos in &total.unproved_examples {
+            println!("{pos}: the solver proved nothing within its budget (tables: win or loss)");
         }
         println!(
             "{} positions, {} results: {} proved equal, {} unproved (tables: draw), {} unproved (tables: win/loss), {} mismatches ({seconds:.1} s)",

@@ -30,6 +30,8 @@ pub struct CheckReport {
     pub mismatches: Vec<(String, String, String)>,
     /// Number of disagreements.
     pub mismatch_count: u64,
+    /// Positions (text) of unproved wins and losses, at most 10.
+    pub unproved_examples: Vec<String>,
 }
 
 impl CheckReport {
@@ -43,6 +45,8 @@ impl CheckReport {
         self.mismatch_count += o.mismatch_count;
         self.mismatches.extend(o.mismatches);
         self.mismatches.truncate(10);
+        self.unproved_examples.extend(o.unproved_examples);
+        self.unproved_examples.truncate(10);
     }
 }
 
@@ -103,7 +107,12 @@ pub fn check_layer(
                             }
                         }
                         None if want == GameResult::Draw => r.unproved_draws += 1,
-                        None => r.unproved_decisive += 1,
+                        None => {
+                            r.unproved_decisive += 1;
+                            if r.unproved_examples.len() < 10 {
+                                r.unproved_examples.push(b.to_string());
+                            }
+                        }
                     }
                 }
             }

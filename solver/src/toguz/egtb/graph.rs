@@ -117,13 +117,16 @@ impl PairGraph {
     }
 }
 
+/// One chunk's successor counts, successors and exit summaries.
+type ChunkRows = (Vec<u8>, Vec<u32>, Vec<(u8, u8)>);
+
 /// Successor rows and exit summaries of one part.
 fn forward(part: &mut Part, lower: &dyn Lower) {
     let layer = part.layer;
     let n = layer.stones;
     let partner = layer.swapped();
     let size = layer.size();
-    let rows: Vec<(Vec<u8>, Vec<u32>, Vec<(u8, u8)>)> = (0..size.div_ceil(CHUNK))
+    let rows: Vec<ChunkRows> = (0..size.div_ceil(CHUNK))
         .into_par_iter()
         .map(|c| {
             let range = c * CHUNK..((c + 1) * CHUNK).min(size);
