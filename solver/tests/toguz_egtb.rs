@@ -34,7 +34,7 @@ fn check_all(dir: &Path, max: u8) -> CheckReport {
     let mut total = CheckReport::default();
     for stones in 0..=max {
         for tuzdyks in Tuzdyks::all() {
-            let r = check_layer(&tables, Layer { stones, tuzdyks }, 1_000_000, &|_| {}).unwrap();
+            let r = check_layer(&tables, Layer { stones, tuzdyks }, 1_000_000, 1, &|_| {}).unwrap();
             total.add(r);
         }
     }

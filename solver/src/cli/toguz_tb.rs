@@ -70,6 +70,9 @@ pub struct VerifyArgs {
     /// Check the layers with at least N stones.
     #[arg(long, default_value_t = 0)]
     pub min_stones: u8,
+    /// Check about N positions of each table (evenly spaced) instead of all.
+    #[arg(long, value_name = "N")]
+    pub sample: Option<u64>,
     /// Node budget of the exact solver per result.
     #[arg(long, default_value_t = 200_000)]
     pub budget: u64,
@@ -287,7 +290,8 @@ pub fn verify(args: VerifyArgs) -> CliResult {
         for tuzdyks in Tuzdyks::all() {
             let layer = Layer { stones, tuzdyks };
             let r = with_threads(args.threads, || {
-                check_layer(&tables, layer, args.budget, &|n| {
+                let stride = args.sample.map_or(1, |n| layer.size() / n.max(1));
+                check_layer(&tables, layer, args.budget, stride, &|n| {
                     progress.advance_overall(n)
                 })
             })?

@@ -58,14 +58,16 @@ fn name(r: GameResult) -> &'static str {
     }
 }
 
-/// Check every position of `layer` (`budget`: solver nodes per result;
-/// `progress` is called with the number of positions done).
+/// Check every `stride`-th position of `layer` (1: all; `budget`: solver
+/// nodes per result; `progress` is called with the number of slots passed).
 pub fn check_layer(
     tables: &Tables,
     layer: Layer,
     budget: u64,
+    stride: u64,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<CheckReport, EgtbError> {
+    let stride = stride.max(1);
     let n = layer.stones;
     let size = layer.size();
     let chunk = 1u64 << 10;
@@ -74,7 +76,7 @@ pub fn check_layer(
         .map_init(Prover::new, |prover, c| {
             let mut r = CheckReport::default();
             let range = c * chunk..((c + 1) * chunk).min(size);
-            for slot in range.clone() {
+            for slot in range.clone().filter(|s| s % stride == 0) {
                 let holes = layer.holes(slot).expect("slot in range");
                 let base = layer.board(holes);
                 let share = tables.share(&base)?.expect("layer within the tables");
