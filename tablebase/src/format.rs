@@ -8,7 +8,8 @@
 //! | 0 | 8 | magic `RETROTB\0` |
 //! | 8 | 4 | format version (1) |
 //! | 12 | 1 | entry width in bytes (1 or 2) |
-//! | 13 | 3 | zero |
+//! | 13 | 1 | entry kind: 0 = [`Value`] (win/draw/loss + distance), 1 = opaque (the game defines it) |
+//! | 14 | 2 | zero |
 //! | 16 | 48 | label, UTF-8, zero padded (game, rule set, subspace) |
 //! | 64 | 8 | slots |
 //! | 72 | 8 | positions (used slots) |
@@ -24,8 +25,10 @@
 //! | 128 + 16 n | … | data area: the compressed blocks, back to back |
 //!
 //! A block decompresses to `slots per block × entry width` bytes (the last
-//! block to what is left). An entry is a [`Value`] (`0` draw, `2d` win in
-//! `d`, `2d + 1` loss in `d`); with entry width 1 it is the low byte.
+//! block to what is left). An entry of kind 0 is a [`Value`] (`0` draw, `2d`
+//! win in `d`, `2d + 1` loss in `d`); with entry width 1 it is the low byte.
+//! An entry of kind 1 is a number whose meaning the game defines (the
+//! win/loss/draw counts and longest distances of the header are then zero).
 
 use crate::value::Value;
 use std::fs::{self, File};
@@ -63,6 +66,17 @@ pub enum FormatError {
     },
 }
 
+/// What a table's entries mean.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum EntryKind {
+    /// A [`Value`]: win, draw or loss with a distance (the header counts them).
+    #[default]
+    Value,
+    /// A number whose meaning the game defines (for example a share of
+    /// stones); the header's win/loss/draw counts and distances are zero.
+    Opaque,
+}
+
 /// Facts about a table, stored in its header.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Header {
@@ -70,6 +84,8 @@ pub struct Header {
     pub label: String,
     /// Entry width in bytes (1 or 2).
     pub entry_bytes: u8,
+    /// What the entries mean.
+    pub kind: EntryKind,
     /// Number of slots.
     pub slots: u64,
     /// Used slots (positions).
@@ -112,6 +128,10 @@ impl Header {
         b[0..8].copy_from_slice(MAGIC);
         b[8..12].copy_from_slice(&VERSION.to_le_bytes());
         b[12] = self.entry_bytes;
+        b[13] = match self.kind {
+            EntryKind::Value => 0,
+            EntryKind::Opaque => 1,
+        };
         let label = self.label.as_bytes();
         let n = label.len().min(LABEL_LEN);
         b[16..16 + n].copy_from_slice(&label[..n]);
@@ -162,9 +182,15 @@ impl Header {
         let label = std::str::from_utf8(&b[16..16 + label_end])
             .map_err(|_| damaged("label is not UTF-8"))?
             .to_owned();
+        let kind = match b[13] {
+            0 => EntryKind::Value,
+            1 => EntryKind::Opaque,
+            k => return Err(damaged(&format!("unknown entry kind {k}"))),
+        };
         let h = Header {
             label,
             entry_bytes: b[12],
+            kind,
             slots: u64_at(64),
             positions: u64_at(72),
             wins: u64_at(80),
@@ -178,7 +204,9 @@ impl Header {
         if !(h.entry_bytes == 1 || h.entry_bytes == 2)
             || h.block_slots == 0
             || h.blocks != h.slots.div_ceil(h.block_slots as u64)
-            || h.wins + h.losses + h.draws != h.positions
+            || (h.kind == EntryKind::Value && h.wins + h.losses + h.draws != h.positions)
+            || (h.kind == EntryKind::Opaque
+                && (h.wins, h.losses, h.draws, h.max_win, h.max_loss) != (0, 0, 0, 0, 0))
             || h.positions > h.slots
         {
             return Err(damaged("inconsistent header fields"));
@@ -193,6 +221,7 @@ pub fn summarize(values: &[Value], positions: u64) -> Header {
     let mut h = Header {
         label: String::new(),
         entry_bytes: 1,
+        kind: EntryKind::Value,
         slots: values.len() as u64,
         positions,
         wins: 0,
@@ -239,23 +268,61 @@ pub fn write_table(
     values: &[Value],
     level: i32,
 ) -> Result<(), FormatError> {
+    let width = header.entry_bytes as usize;
+    write_entries(path, header, values, level, |chunk, raw| {
+        for v in chunk {
+            if width == 1 {
+                raw.push(v.0 as u8);
+            } else {
+                raw.extend_from_slice(&v.0.to_le_bytes());
+            }
+        }
+    })
+}
+
+/// Write a table of one-byte [`EntryKind::Opaque`] entries atomically, like
+/// [`write_table`]; `header` gives the label and the number of positions
+/// (width, kind, slots and block fields are set here, counts zeroed).
+pub fn write_opaque_table(
+    path: &Path,
+    header: &Header,
+    entries: &[u8],
+    level: i32,
+) -> Result<(), FormatError> {
+    let header = Header {
+        entry_bytes: 1,
+        kind: EntryKind::Opaque,
+        wins: 0,
+        losses: 0,
+        draws: 0,
+        max_win: 0,
+        max_loss: 0,
+        ..header.clone()
+    };
+    write_entries(path, &header, entries, level, |chunk, raw| {
+        raw.extend_from_slice(chunk)
+    })
+}
+
+/// Compress `entries` block by block (serialised by `encode`) and write them.
+fn write_entries<T: Sync>(
+    path: &Path,
+    header: &Header,
+    entries: &[T],
+    level: i32,
+    encode: impl Fn(&[T], &mut Vec<u8>) + Sync,
+) -> Result<(), FormatError> {
     use rayon::prelude::*;
     let mut header = header.clone();
-    header.slots = values.len() as u64;
+    header.slots = entries.len() as u64;
     header.block_slots = BLOCK_SLOTS;
     header.blocks = header.slots.div_ceil(BLOCK_SLOTS as u64);
     let width = header.entry_bytes as usize;
-    let blocks: Vec<Vec<u8>> = values
+    let blocks: Vec<Vec<u8>> = entries
         .par_chunks(BLOCK_SLOTS as usize)
         .map(|chunk| {
             let mut raw = Vec::with_capacity(chunk.len() * width);
-            for v in chunk {
-                if width == 1 {
-                    raw.push(v.0 as u8);
-                } else {
-                    raw.extend_from_slice(&v.0.to_le_bytes());
-                }
-            }
+            encode(chunk, &mut raw);
             zstd::bulk::compress(&raw, level)
         })
         .collect::<Result<_, _>>()

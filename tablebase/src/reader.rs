@@ -187,6 +187,16 @@ impl Table {
 
     /// The value stored in `slot`.
     pub fn get(&self, slot: u64) -> Result<Value, FormatError> {
+        self.entry_at(slot).map(Value)
+    }
+
+    /// The entry stored in `slot` as a number (for tables of
+    /// [`crate::format::EntryKind::Opaque`] entries).
+    pub fn get_raw(&self, slot: u64) -> Result<u16, FormatError> {
+        self.entry_at(slot)
+    }
+
+    fn entry_at(&self, slot: u64) -> Result<u16, FormatError> {
         if slot >= self.header.slots {
             return Err(FormatError::Damaged {
                 path: self.path.clone(),
@@ -198,11 +208,11 @@ impl Table {
         {
             let cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
             if let Some(raw) = cache.get(b as usize) {
-                return Ok(self.entry(raw, i));
+                return Ok(self.entry(raw, i).0);
             }
         }
         let raw = Arc::new(self.load_block(b as usize)?);
-        let value = self.entry(&raw, i);
+        let value = self.entry(&raw, i).0;
         self.cache
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -281,6 +291,44 @@ mod tests {
             }
             assert!(t.get(values.len() as u64).is_err());
         }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn opaque_entries_round_trip() {
+        let dir = std::env::temp_dir().join(format!("tb-opq-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let entries: Vec<u8> = (0..140_001u32).map(|i| (i * 31 % 251) as u8).collect();
+        let header = Header {
+            label: "test/opaque".into(),
+            entry_bytes: 2,
+            kind: crate::format::EntryKind::Value,
+            slots: 0,
+            positions: 140_000,
+            wins: 5,
+            losses: 6,
+            draws: 7,
+            max_win: 8,
+            max_loss: 9,
+            block_slots: 0,
+            blocks: 0,
+        };
+        let path = dir.join("o.tb");
+        crate::format::write_opaque_table(&path, &header, &entries, 3).unwrap();
+        let t = Table::open(&path).unwrap();
+        let h = t.header();
+        assert_eq!(h.kind, crate::format::EntryKind::Opaque);
+        assert_eq!((h.entry_bytes, h.slots, h.positions), (1, 140_001, 140_000));
+        assert_eq!(
+            (h.wins, h.losses, h.draws, h.max_win, h.max_loss),
+            (0, 0, 0, 0, 0)
+        );
+        t.verify().unwrap();
+        for slot in (0..entries.len()).step_by(13) {
+            assert_eq!(t.get_raw(slot as u64).unwrap(), entries[slot] as u16);
+        }
+        let all: Vec<u8> = t.values().unwrap().iter().map(|v| v.0 as u8).collect();
+        assert_eq!(all, entries);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -14,6 +14,7 @@ pub mod progress;
 pub mod serve;
 pub mod three;
 pub mod toguz;
+pub mod toguz_tb;
 
 /// Solver and retrograde-analysis toolkit for mill games and Toguz Kumalak.
 #[derive(Parser, Debug)]

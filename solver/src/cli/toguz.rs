@@ -81,6 +81,14 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Generate the endgame share tables (resumable; see docs/toguz.md).
+    Generate(super::toguz_tb::GenerateArgs),
+    /// Look a position up in the endgame share tables.
+    Probe(super::toguz_tb::ProbeArgs),
+    /// Positions, shares and file sizes of the endgame share tables.
+    Stats(super::toguz_tb::StatsArgs),
+    /// Check the endgame share tables against the exact endgame solver.
+    Verify(super::toguz_tb::VerifyArgs),
     /// Self-play match between two engine set-ups (the Elo ladder): W/D/L,
     /// score, Elo with its 95 % interval and an SPRT verdict.
     Match {
@@ -225,6 +233,10 @@ pub struct SearchArgs {
     /// Use the hand-set evaluation instead of the learned one.
     #[arg(long, conflicts_with = "weights")]
     hand_eval: bool,
+    /// Endgame share tables to probe when few stones are left (a directory
+    /// made by `solver toguz generate`).
+    #[arg(long, value_name = "DIR")]
+    tables: Option<std::path::PathBuf>,
 }
 
 impl SearchArgs {
@@ -270,7 +282,12 @@ impl SearchArgs {
         } else if let Some(p) = &self.weights {
             config.learned = Some(Weights(LinearEval::load(p)?));
         }
-        Ok(Engine::new(config))
+        let mut engine = Engine::new(config);
+        if let Some(dir) = &self.tables {
+            let tables = crate::toguz::egtb::Tables::open(dir).map_err(|e| e.to_string())?;
+            engine.set_tables(Some(std::sync::Arc::new(tables)));
+        }
+        Ok(engine)
     }
 }
 
@@ -306,6 +323,10 @@ pub fn run(args: Args) -> CliResult {
             let clock = clock.map(|c| c.parse::<Clock>()).transpose()?;
             play(&side, position.as_deref(), &search, clock, json)
         }
+        Command::Generate(a) => super::toguz_tb::generate(a),
+        Command::Probe(a) => super::toguz_tb::probe(a),
+        Command::Stats(a) => super::toguz_tb::stats(a),
+        Command::Verify(a) => super::toguz_tb::verify(a),
         Command::Match {
             a,
             b,

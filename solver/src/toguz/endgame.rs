@@ -163,37 +163,77 @@ pub fn solve_until(
     node_budget: u64,
     deadline: Option<std::time::Instant>,
 ) -> Option<Solved> {
-    let mut s = Solver {
-        nodes: 0,
-        budget: node_budget,
-        deadline,
-        aborted: false,
-        table: vec![[0; 2]; 1 << TABLE_BITS],
-    };
-    let to_result = |v: i8| match v {
-        1 => GameResult::Win,
-        0 => GameResult::Draw,
-        _ => GameResult::Loss,
-    };
-    for depth in 1..=400 {
-        let (lo, best) = s.bound(b, depth, -2, 2, false);
-        if s.aborted {
-            return None;
-        }
-        let (hi, _) = s.bound(b, depth, lo - 1, 2, true);
-        if s.aborted {
-            return None;
-        }
-        if lo == hi {
-            return Some(Solved {
-                result: to_result(lo),
-                best,
-                depth,
-                nodes: s.nodes,
-            });
+    Prover::new().solve_until(b, node_budget, deadline)
+}
+
+/// The solver with its transposition table kept between calls, for proving
+/// many positions (entries are facts about a position, valid for any call).
+pub struct Prover {
+    solver: Solver,
+}
+
+impl Default for Prover {
+    fn default() -> Self {
+        Prover::new()
+    }
+}
+
+impl Prover {
+    /// A solver with an empty table (4 MiB).
+    pub fn new() -> Prover {
+        Prover {
+            solver: Solver {
+                nodes: 0,
+                budget: 0,
+                deadline: None,
+                aborted: false,
+                table: vec![[0; 2]; 1 << TABLE_BITS],
+            },
         }
     }
-    None
+
+    /// Try to prove the result of `b` within `node_budget` nodes.
+    pub fn solve(&mut self, b: &Board, node_budget: u64) -> Option<Solved> {
+        self.solve_until(b, node_budget, None)
+    }
+
+    /// [`Prover::solve`], also giving up at `deadline`.
+    pub fn solve_until(
+        &mut self,
+        b: &Board,
+        node_budget: u64,
+        deadline: Option<std::time::Instant>,
+    ) -> Option<Solved> {
+        let s = &mut self.solver;
+        s.nodes = 0;
+        s.budget = node_budget;
+        s.deadline = deadline;
+        s.aborted = false;
+        let to_result = |v: i8| match v {
+            1 => GameResult::Win,
+            0 => GameResult::Draw,
+            _ => GameResult::Loss,
+        };
+        for depth in 1..=400 {
+            let (lo, best) = s.bound(b, depth, -2, 2, false);
+            if s.aborted {
+                return None;
+            }
+            let (hi, _) = s.bound(b, depth, lo - 1, 2, true);
+            if s.aborted {
+                return None;
+            }
+            if lo == hi {
+                return Some(Solved {
+                    result: to_result(lo),
+                    best,
+                    depth,
+                    nodes: s.nodes,
+                });
+            }
+        }
+        None
+    }
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 //! measured figures: `docs/toguz.md`.
 
 pub mod board;
+pub mod egtb;
 pub mod endgame;
 pub mod eval;
 pub mod ladder;

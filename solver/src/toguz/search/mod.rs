@@ -3,15 +3,19 @@
 //! exact endgame solver when few stones are left. With one thread and a
 //! depth or node limit the result is deterministic.
 
+mod tables;
 pub mod tt;
 mod worker;
 
 use super::board::{Board, Move};
+use super::egtb::Tables;
 use super::endgame::{self, Solved};
 use super::eval::EvalParams;
 use super::linear::LinearEval;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+pub use tables::TB_WIN;
 use worker::Worker;
 
 /// Score of a won game at the root; a win in `p` plies scores `MATE - p`.
@@ -190,6 +194,8 @@ pub(crate) struct Shared {
     /// another thread is in, and searches its other moves first (ABDADA's
     /// idea on top of Lazy SMP: less duplicated work).
     pub(crate) busy: Option<Box<[AtomicU64; BUSY_SLOTS]>>,
+    /// Endgame share tables, probed at nodes with few stones.
+    pub(crate) tables: Option<Arc<Tables>>,
 }
 
 /// Slots of [`Shared::busy`].
@@ -242,14 +248,20 @@ impl Shared {
 pub struct Engine {
     config: Config,
     tt: tt::Table,
+    tables: Option<Arc<Tables>>,
 }
 
-/// Human form of a score: `+3.50` stones or `win in 7` / `loss in 4`.
+/// Human form of a score: `+3.50` stones, `win in 7` / `loss in 4`, or
+/// `win (tables)` / `loss (tables)`.
 pub fn score_text(score: i32) -> String {
     if score > MATE_BOUND {
         format!("win in {}", MATE - score)
     } else if score < -MATE_BOUND {
         format!("loss in {}", MATE + score)
+    } else if score == TB_WIN {
+        "win (tables)".to_string()
+    } else if score == -TB_WIN {
+        "loss (tables)".to_string()
     } else {
         format!("{:+.2}", f64::from(score) / 100.0)
     }
@@ -261,7 +273,13 @@ impl Engine {
         Engine {
             config,
             tt: tt::Table::new(config.tt_mb),
+            tables: None,
         }
+    }
+
+    /// Use endgame share tables (or none) from the next search on.
+    pub fn set_tables(&mut self, tables: Option<Arc<Tables>>) {
+        self.tables = tables;
     }
 
     /// The configuration.
@@ -313,6 +331,7 @@ impl Engine {
             node_limit: limits.nodes,
             busy: (limits.threads > 1)
                 .then(|| Box::new(std::array::from_fn(|_| AtomicU64::new(0)))),
+            tables: self.tables.clone(),
         };
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let threads = limits.threads.max(1);

@@ -194,6 +194,11 @@ impl<'a> Worker<'a> {
         if let Some(o) = b.outcome() {
             return terminal_score(b, o, ply);
         }
+        if ply > 0 {
+            if let Some(s) = self.probe_tables(b) {
+                return s;
+            }
+        }
         if depth <= 0 || ply + 1 >= MAX_PLY {
             return if self.features.quiescence {
                 self.quiesce(b, ply, alpha, beta, 0)
@@ -373,6 +378,9 @@ impl<'a> Worker<'a> {
         }
         if let Some(o) = b.outcome() {
             return terminal_score(b, o, ply);
+        }
+        if let Some(s) = self.probe_tables(b) {
+            return s;
         }
         let stand = self.static_eval(b);
         if stand >= beta || ply + 1 >= MAX_PLY || qply >= self.qsearch_plies {

@@ -1,0 +1,295 @@
+//! The share-table directory: file names, opening and checking files, and
+//! the resumable generation of every table with at most `N` stones, layer
+//! by layer (a capture or a stone sown into a tuzdyk leads to a layer with
+//! fewer stones, so layers are solved from 0 stones up).
+//!
+//! One file per table: `toguz-10-35.tb` holds the positions with 10 stones
+//! on the board where the side to move owns the opponent's hole 3 and the
+//! opponent owns the mover's hole 5 (`0` for no tuzdyk). A table and its
+//! swapped one are solved together and each written atomically; a pair is
+//! solved again unless both files are complete.
+
+use super::graph::{solve_pair, PairGraph, Shares};
+use super::index::{Layer, Tuzdyks, CONFIGS, MAX_STONES};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use tablebase::format::{write_opaque_table, EntryKind, FormatError, Header};
+use tablebase::reader::Table;
+use tablebase::retro::RetroError;
+
+/// zstd level of the written blocks.
+const ZSTD_LEVEL: i32 = 9;
+
+/// Errors of the share tables.
+#[derive(Debug, thiserror::Error)]
+pub enum EgtbError {
+    /// A file could not be read, written or understood.
+    #[error(transparent)]
+    Format(#[from] FormatError),
+    /// The directory holds something that is not ours.
+    #[error("{0}: unknown file in the table directory (move it elsewhere)")]
+    UnknownFile(PathBuf),
+    /// A file holds another table than its name says.
+    #[error("{path}: holds `{found}` but its name says `{expected}`")]
+    Mismatch {
+        /// The file.
+        path: PathBuf,
+        /// The label its name implies.
+        expected: String,
+        /// The label inside.
+        found: String,
+    },
+    /// A needed table has not been generated.
+    #[error("{0}: missing; generate it first (solver toguz generate)")]
+    Missing(PathBuf),
+    /// The directory cannot be used.
+    #[error("{path}: {source}")]
+    Dir {
+        /// The directory.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// More stones than a table can hold.
+    #[error("at most {MAX_STONES} stones on the board are supported (asked for {0})")]
+    TooManyStones(u32),
+    /// The retrograde engine failed.
+    #[error(transparent)]
+    Retro(#[from] RetroError),
+}
+
+/// The label stored in a table's header.
+pub fn label(layer: Layer) -> String {
+    format!(
+        "toguz/share/{}/{}{}",
+        layer.stones, layer.tuzdyks.mover, layer.tuzdyks.opponent
+    )
+}
+
+/// The file of a table in `dir`.
+pub fn file_name(dir: &Path, layer: Layer) -> PathBuf {
+    dir.join(format!(
+        "toguz-{}-{}{}.tb",
+        layer.stones, layer.tuzdyks.mover, layer.tuzdyks.opponent
+    ))
+}
+
+/// Parse a file name of ours.
+pub fn parse_file_name(name: &str) -> Option<Layer> {
+    let rest = name.strip_prefix("toguz-")?.strip_suffix(".tb")?;
+    let (n, t) = rest.split_once('-')?;
+    let stones: u8 = n.parse().ok()?;
+    let t = t.as_bytes();
+    if t.len() != 2 || n.len() > 2 || (n.len() == 2 && n.starts_with('0')) {
+        return None;
+    }
+    let digit = |c: u8| c.is_ascii_digit().then(|| c - b'0');
+    let tuzdyks = Tuzdyks {
+        mover: digit(t[0])?,
+        opponent: digit(t[1])?,
+    };
+    (stones <= MAX_STONES && tuzdyks.is_valid()).then_some(Layer { stones, tuzdyks })
+}
+
+/// Every table with exactly `stones` stones, one of each swapped pair
+/// first (the pair's representative), in a fixed order.
+pub fn pairs(stones: u8) -> Vec<Layer> {
+    Tuzdyks::all()
+        .filter(|t| *t <= t.swapped())
+        .map(|tuzdyks| Layer { stones, tuzdyks })
+        .collect()
+}
+
+/// Positions (= slots) of all tables with at most `max` stones.
+pub fn positions_up_to(max: u8) -> u64 {
+    (0..=max)
+        .flat_map(|stones| Tuzdyks::all().map(move |tuzdyks| Layer { stones, tuzdyks }))
+        .map(Layer::size)
+        .sum()
+}
+
+/// Slots of a pair (one table when it is its own swap).
+pub fn pair_positions(layer: Layer) -> u64 {
+    if layer.swapped() == layer {
+        layer.size()
+    } else {
+        layer.size() + layer.swapped().size()
+    }
+}
+
+/// Check a table directory: every entry must be one of our files (or a
+/// leftover `.tmp`); returns our files, opened and checked (header, block
+/// table, label, size).
+pub fn scan(dir: &Path) -> Result<BTreeMap<Layer, Table>, EgtbError> {
+    let mut found = BTreeMap::new();
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(found),
+        Err(source) => {
+            return Err(EgtbError::Dir {
+                path: dir.to_owned(),
+                source,
+            })
+        }
+    };
+    for entry in entries {
+        let entry = entry.map_err(|source| EgtbError::Dir {
+            path: dir.to_owned(),
+            source,
+        })?;
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !path.is_file() {
+            return Err(EgtbError::UnknownFile(path));
+        }
+        if name.starts_with("toguz-") && name.ends_with(".tmp") {
+            continue;
+        }
+        let Some(layer) = parse_file_name(&name) else {
+            return Err(EgtbError::UnknownFile(path));
+        };
+        found.insert(layer, open_checked(&path, layer)?);
+    }
+    Ok(found)
+}
+
+/// Open a table file and check that it holds what its name says.
+pub fn open_checked(path: &Path, layer: Layer) -> Result<Table, EgtbError> {
+    let table = Table::open(path)?;
+    let expected = label(layer);
+    let h = table.header();
+    if h.label != expected || h.slots != layer.size() || h.kind != EntryKind::Opaque {
+        return Err(EgtbError::Mismatch {
+            path: path.to_owned(),
+            expected,
+            found: h.label.clone(),
+        });
+    }
+    Ok(table)
+}
+
+/// Read a whole table's packed shares.
+pub fn load(table: &Table) -> Result<Shares, EgtbError> {
+    Ok(table.values()?.into_iter().map(|v| v.0 as u8).collect())
+}
+
+/// What [`generate`] reports about each pair it solves or skips.
+pub trait GenerateObserver: Sync {
+    /// A pair was found complete on disk.
+    fn skipped(&self, _pair: Layer) {}
+    /// A pair is about to be solved.
+    fn solving(&self, _pair: Layer, _positions: u64) {}
+    /// A pair was solved and written (`bytes`: memory of its move graph).
+    fn solved(&self, _pair: Layer, _positions: u64, _seconds: f64, _bytes: usize) {}
+}
+
+/// The observer that ignores everything.
+pub struct Quiet;
+impl GenerateObserver for Quiet {}
+
+/// Generate every table with at most `max_stones` stones into `dir`,
+/// skipping pairs whose files are complete and valid (their checksums are
+/// verified and their values loaded for the layers above).
+pub fn generate(
+    dir: &Path,
+    max_stones: u8,
+    observer: &dyn GenerateObserver,
+) -> Result<(), EgtbError> {
+    if max_stones > MAX_STONES {
+        return Err(EgtbError::TooManyStones(max_stones as u32));
+    }
+    if dir.exists() && !dir.is_dir() {
+        return Err(EgtbError::Dir {
+            path: dir.to_owned(),
+            source: std::io::Error::other("not a directory"),
+        });
+    }
+    std::fs::create_dir_all(dir).map_err(|source| EgtbError::Dir {
+        path: dir.to_owned(),
+        source,
+    })?;
+    let done = scan(dir)?;
+    let mut solved: Vec<Option<Shares>> = vec![None; (max_stones as usize + 1) * CONFIGS];
+    for stones in 0..=max_stones {
+        for pair in pairs(stones) {
+            let layers = if pair.swapped() == pair {
+                vec![pair]
+            } else {
+                vec![pair, pair.swapped()]
+            };
+            if layers.iter().all(|l| done.contains_key(l)) {
+                for l in &layers {
+                    done[l].verify()?;
+                    solved[l.ordinal()] = Some(load(&done[l])?);
+                }
+                observer.skipped(pair);
+                continue;
+            }
+            let positions = pair_positions(pair);
+            observer.solving(pair, positions);
+            let start = Instant::now();
+            let graph = PairGraph::build(pair, &solved);
+            let bytes = graph.bytes();
+            let shares = solve_pair(&graph)?;
+            drop(graph);
+            for (l, s) in layers.iter().zip(shares) {
+                let header = Header {
+                    label: label(*l),
+                    entry_bytes: 1,
+                    kind: EntryKind::Opaque,
+                    slots: l.size(),
+                    positions: l.size(),
+                    wins: 0,
+                    losses: 0,
+                    draws: 0,
+                    max_win: 0,
+                    max_loss: 0,
+                    block_slots: 0,
+                    blocks: 0,
+                };
+                let path = file_name(dir, *l);
+                write_opaque_table(&path, &header, &s, ZSTD_LEVEL)?;
+                open_checked(&path, *l)?;
+                solved[l.ordinal()] = Some(s);
+            }
+            observer.solved(pair, positions, start.elapsed().as_secs_f64(), bytes);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_names_round_trip() {
+        for stones in [0u8, 7, 15] {
+            for tuzdyks in Tuzdyks::all() {
+                let l = Layer { stones, tuzdyks };
+                let p = file_name(Path::new("d"), l);
+                let name = p.file_name().unwrap().to_str().unwrap();
+                assert_eq!(parse_file_name(name), Some(l));
+            }
+        }
+        for bad in [
+            "toguz-1-33.tb",
+            "toguz-16-00.tb",
+            "toguz-01-00.tb",
+            "toguz-3-0.tb",
+            "toguz-3-90.tb",
+            "nine-3-00.tb",
+        ] {
+            assert_eq!(parse_file_name(bad), None, "{bad}");
+        }
+        // 73 tables per layer in 37 pairs.
+        assert_eq!(pairs(4).len(), 37);
+        assert_eq!(
+            pairs(4).into_iter().map(pair_positions).sum::<u64>(),
+            Tuzdyks::all()
+                .map(|tuzdyks| Layer { stones: 4, tuzdyks }.size())
+                .sum::<u64>()
+        );
+    }
+}
