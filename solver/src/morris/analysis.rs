@@ -196,29 +196,17 @@ impl<'a> Analyst<'a> {
                 source: Source::GameOver,
             });
         }
-        if pos.placing() && tb.has_table(pos) {
-            let moves = tb.move_outcomes(pos)?;
-            return Ok(Analysis {
-                position: *pos,
-                value: tb.outcome(pos)?,
-                dtc: None,
-                moves: moves
-                    .into_iter()
-                    .map(|(mv, value)| MoveValue {
-                        mv,
-                        value,
-                        dtc: None,
-                    })
-                    .collect(),
-                source: Source::Tables,
-            });
-        }
         if pos.placing() {
-            let moves = self.placement(pos)?.move_values(pos)?;
-            let value = moves.first().map_or(Outcome::Loss, |m| m.1);
+            // Outcomes only, best first: from the placement tables when the
+            // directory has them, else by the search.
+            let (moves, source) = if tb.has_table(pos) {
+                (tb.move_outcomes(pos)?, Source::Tables)
+            } else {
+                (self.placement(pos)?.move_values(pos)?, Source::Search)
+            };
             return Ok(Analysis {
                 position: *pos,
-                value,
+                value: moves.first().map_or(Outcome::Loss, |m| m.1),
                 dtc: None,
                 moves: moves
                     .into_iter()
@@ -228,7 +216,7 @@ impl<'a> Analyst<'a> {
                         dtc: None,
                     })
                     .collect(),
-                source: Source::Search,
+                source,
             });
         }
         let (value, dtc) = split(tb.probe(pos)?);

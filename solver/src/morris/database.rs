@@ -351,13 +351,7 @@ pub fn verify(
     // The i-th slot checked: all in order, or a random one (splitmix64).
     let slot_at = |i: u64| match sample {
         None => i,
-        Some(_) => {
-            let mut z = (i ^ (sub.us as u64) << 40 ^ (sub.them as u64) << 48)
-                .wrapping_add(0x9E37_79B9_7F4A_7C15);
-            z = (z ^ z >> 30).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ z >> 27).wrapping_mul(0x94D0_49BB_1331_11EB);
-            (z ^ z >> 31) % sub.size()
-        }
+        Some(_) => splitmix(i ^ (sub.us as u64) << 40 ^ (sub.them as u64) << 48) % sub.size(),
     };
     observer.start(&format!("verify {sub}"), count);
     let chunk = 1u64 << 14;
@@ -392,4 +386,13 @@ pub fn verify(
     let mut bad: Vec<Mismatch> = results.into_iter().flat_map(|r| r.1).collect();
     bad.truncate(limit);
     Ok((checked, bad))
+}
+
+/// A reproducible pseudo-random number from `i` (splitmix64): the slots a
+/// sampled `verify` checks.
+pub(crate) fn splitmix(i: u64) -> u64 {
+    let mut z = i.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ z >> 30).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ z >> 27).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ z >> 31
 }

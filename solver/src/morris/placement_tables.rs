@@ -10,7 +10,7 @@
 //! `0`: placement tables carry no distance) in the usual file format.
 
 use super::database::{
-    file_name, open_table, scan_all, sector_file_name, sector_label, DatabaseError, Mismatch,
+    open_table, scan_all, sector_file_name, sector_label, splitmix, DatabaseError, Mismatch,
 };
 use super::index::{self, Subspace};
 use super::position::Rules;
@@ -253,28 +253,4 @@ pub fn verify(
     let mut bad: Vec<Mismatch> = results.into_iter().flat_map(|r| r.1).collect();
     bad.truncate(limit);
     Ok((checked, bad))
-}
-
-/// A reproducible pseudo-random number from `i` (splitmix64).
-fn splitmix(i: u64) -> u64 {
-    let mut z = i.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ z >> 30).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ z >> 27).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ z >> 31
-}
-
-/// The moving-phase files the placement sectors of a `stones`-stone game
-/// need, that are missing from `tables`.
-pub fn missing_moving(dir: &Path, rules: Rules, stones: u8) -> Vec<std::path::PathBuf> {
-    let have = super::database::scan(dir, rules).unwrap_or_default();
-    let mut out = Vec::new();
-    for us in 3..=stones {
-        for them in 3..=stones {
-            let sub = Subspace::new(us, them);
-            if !have.contains_key(&sub) {
-                out.push(file_name(dir, rules, sub));
-            }
-        }
-    }
-    out
 }

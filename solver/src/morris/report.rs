@@ -8,6 +8,7 @@ use super::movegen::{game_over, legal_moves};
 use super::notation::move_order;
 use super::position::{Position, Rules};
 use serde_json::{json, Value as Json};
+use tablebase::reader::Table;
 
 /// `solver nine show --json` and `GET /api/nine/show`: the position, side to
 /// move, hands, stones on the board, the rule set, every legal move in
@@ -36,46 +37,51 @@ pub fn show_json(pos: &Position, rules: Rules) -> Json {
 /// (`white_hand`, `black_hand` added; no distances), with `sector_totals`.
 pub fn stats_json(tables: &Tables, rules: Rules) -> Json {
     let (moving, sectors) = tables;
-    let mut rows = Vec::new();
-    let mut totals = [0u64; 5];
-    for (sub, table) in moving {
+    let (rows, totals) = table_rows(moving.iter().map(|(sub, table)| {
         let h = table.header();
-        let row = [h.positions, h.wins, h.losses, h.draws, table.bytes()];
-        for (t, v) in totals.iter_mut().zip(row) {
-            *t += v;
-        }
-        rows.push(json!({
-            "white": sub.us, "black": sub.them, "positions": h.positions,
-            "wins": h.wins, "losses": h.losses, "draws": h.draws,
-            "max_win": h.max_win, "max_loss": h.max_loss, "bytes": table.bytes(),
-        }));
-    }
-    let totals = json!({
-        "subspaces": moving.len(), "positions": totals[0], "wins": totals[1],
-        "losses": totals[2], "draws": totals[3], "bytes": totals[4],
-    });
-    let mut sector_rows = Vec::new();
-    let mut sector_totals = [0u64; 5];
-    for (sector, table) in sectors {
-        let h = table.header();
-        let row = [h.positions, h.wins, h.losses, h.draws, table.bytes()];
-        for (t, v) in sector_totals.iter_mut().zip(row) {
-            *t += v;
-        }
-        sector_rows.push(json!({
+        let row = json!({
+            "white": sub.us, "black": sub.them, "max_win": h.max_win, "max_loss": h.max_loss,
+        });
+        (row, table)
+    }));
+    let (sector_rows, sector_totals) = table_rows(sectors.iter().map(|(sector, table)| {
+        let row = json!({
             "white": sector.us, "black": sector.them, "white_hand": sector.us_hand,
-            "black_hand": sector.them_hand, "positions": h.positions, "wins": h.wins,
-            "losses": h.losses, "draws": h.draws, "bytes": table.bytes(),
-        }));
-    }
-    let sector_totals = json!({
-        "sectors": sectors.len(), "positions": sector_totals[0], "wins": sector_totals[1],
-        "losses": sector_totals[2], "draws": sector_totals[3], "bytes": sector_totals[4],
-    });
+            "black_hand": sector.them_hand,
+        });
+        (row, table)
+    }));
+    let mut totals = totals;
+    totals["subspaces"] = moving.len().into();
+    let mut sector_totals = sector_totals;
+    sector_totals["sectors"] = sectors.len().into();
     json!({
         "rules": rules_name(rules), "subspaces": rows, "totals": totals,
         "sectors": sector_rows, "sector_totals": sector_totals,
     })
+}
+
+/// Rows of tables (each `row` completed with its table's counts and bytes)
+/// and their totals.
+fn table_rows<'t>(tables: impl Iterator<Item = (Json, &'t Table)>) -> (Vec<Json>, Json) {
+    const KEYS: [&str; 5] = ["positions", "wins", "losses", "draws", "bytes"];
+    let mut totals = [0u64; 5];
+    let rows = tables
+        .map(|(mut row, table)| {
+            let h = table.header();
+            let counts = [h.positions, h.wins, h.losses, h.draws, table.bytes()];
+            for ((key, t), v) in KEYS.iter().zip(&mut totals).zip(counts) {
+                *t += v;
+                row[*key] = v.into();
+            }
+            row
+        })
+        .collect();
+    let mut sum = json!({});
+    for (key, t) in KEYS.iter().zip(totals) {
+        sum[*key] = t.into();
+    }
+    (rows, sum)
 }
 
 /// `GET /api/nine/best`: the position and the perfect player's move
