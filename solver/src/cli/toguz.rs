@@ -234,9 +234,13 @@ pub struct SearchArgs {
     #[arg(long, conflicts_with = "weights")]
     hand_eval: bool,
     /// Endgame share tables to probe when few stones are left (a directory
-    /// made by `solver toguz generate`).
+    /// made by `solver toguz generate`; by default `./toguz-tables` when it
+    /// exists, so a generated set is used without asking).
     #[arg(long, value_name = "DIR")]
     tables: Option<std::path::PathBuf>,
+    /// Do not probe endgame tables, even `./toguz-tables`.
+    #[arg(long, conflicts_with = "tables")]
+    no_tables: bool,
 }
 
 impl SearchArgs {
@@ -283,7 +287,13 @@ impl SearchArgs {
             config.learned = Some(Weights(LinearEval::load(p)?));
         }
         let mut engine = Engine::new(config);
-        if let Some(dir) = &self.tables {
+        let default = std::path::Path::new("toguz-tables");
+        let dir = match &self.tables {
+            Some(dir) => Some(dir.as_path()),
+            None if !self.no_tables && default.is_dir() => Some(default),
+            None => None,
+        };
+        if let Some(dir) = dir {
             let tables = crate::toguz::egtb::Tables::open(dir).map_err(|e| e.to_string())?;
             engine.set_tables(Some(std::sync::Arc::new(tables)));
         }
