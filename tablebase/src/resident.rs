@@ -170,6 +170,15 @@ impl Wdl {
         self.slots == 0
     }
 
+    /// Ask the processor to bring `slot`'s byte into the cache (a hint:
+    /// nothing happens beyond the table or on other architectures).
+    #[inline(always)]
+    pub fn prefetch(&self, slot: u64) {
+        if let Some(byte) = self.bits.get((slot / 4) as usize) {
+            crate::huge::prefetch(byte);
+        }
+    }
+
     /// The outcome in `slot`, or `None` beyond the table.
     #[inline]
     pub fn get(&self, slot: u64) -> Option<Outcome> {

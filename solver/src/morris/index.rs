@@ -279,6 +279,13 @@ static POINT_IMAGE: LazyLock<[[u8; 24]; SYMMETRIES]> = LazyLock::new(|| {
     std::array::from_fn(|op| std::array::from_fn(|p| transform(op, 1 << p).trailing_zeros() as u8))
 });
 
+/// Ask for the class-table entry of `stones` ahead of a [`Mover::new`] of
+/// it (the table is 64 MiB: a random lookup misses the cache).
+#[inline(always)]
+pub fn prefetch_class(stones: Bits) {
+    tablebase::huge::prefetch(&TABLES.class_of[stones as usize]);
+}
+
 /// Number of positions (used slots) of a subspace, counted without
 /// visiting the slots of seeds that only the identity fixes.
 pub fn positions(sub: Subspace) -> u64 {

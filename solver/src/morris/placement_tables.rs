@@ -14,7 +14,7 @@ use super::database::{
 };
 use super::index::{self, Subspace};
 use super::position::Rules;
-use super::sector::{recompute, Sector, TableId};
+use super::sector::{recompute, Placements, Sector, TableId};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -32,6 +32,9 @@ const ZSTD_LEVEL: i32 = 3;
 
 /// Slots solved per parallel task.
 const CHUNK: u64 = 1 << 14;
+
+/// Positions whose memory accesses are issued together.
+const BATCH: usize = 16;
 
 /// What [`generate`] reports about each sector it solves or skips.
 pub trait SectorObserver: Observer {
@@ -126,10 +129,38 @@ pub fn solve_sector(
         .for_each(|(c, out)| {
             let start = c as u64 * CHUNK;
             let range = start..start + out.len() as u64;
+            // Positions in batches: first the class-table entries of all,
+            // then their successors' slots (prefetched), then the values,
+            // so that the cache misses of a batch overlap.
+            let mut batch = [(0u64, 0, 0); BATCH];
+            let mut n = 0;
+            let mut solve_batch = |batch: &[(u64, u32, u32)]| {
+                for &(_, _, them) in batch {
+                    index::prefetch_class(them);
+                }
+                let placements: [Option<Placements>; BATCH] = std::array::from_fn(|i| {
+                    batch.get(i).map(|&(_, us, them)| {
+                        let p = Placements::new(sector, us, them);
+                        for &slot in p.plain_slots() {
+                            plain.prefetch(slot);
+                        }
+                        p
+                    })
+                });
+                for (&(slot, us, them), p) in batch.iter().zip(placements.iter().flatten()) {
+                    out[(slot - start) as usize] =
+                        stored(p.value(sector, us, them, &plain_fn, &removal_fn));
+                }
+            };
             index::for_each_position(sub, range, |slot, us, them| {
-                out[(slot - start) as usize] =
-                    stored(recompute(sector, us, them, &plain_fn, &removal_fn));
+                batch[n] = (slot, us, them);
+                n += 1;
+                if n == BATCH {
+                    solve_batch(&batch);
+                    n = 0;
+                }
             });
+            solve_batch(&batch[..n]);
             observer.advance(out.len() as u64);
         });
     values

@@ -186,49 +186,95 @@ pub fn recompute(
     plain: &impl Fn(u64) -> Outcome,
     removal: &impl Fn(u64) -> Outcome,
 ) -> Outcome {
-    let empty = !(us | them) & FULL;
-    if sector.us + sector.us_hand < 3 || empty == 0 {
-        return Outcome::Loss;
-    }
-    // With no opponent stone on the board a mill removes nothing.
-    let taken = if them == 0 { 0 } else { removable(them) };
-    let mut mills: Bits = 0;
-    if taken != 0 {
-        for p in points(empty) {
-            if in_mill(us | 1 << p, p) {
-                mills |= 1 << p;
-            }
-        }
-    }
-    let mut best = Outcome::Loss;
-    // Mill-closing placements first: they win most often.
-    if mills != 0 {
-        if sector.removal_wins() {
-            return Outcome::Win;
-        }
-        for p in points(mills) {
-            let placed = us | 1 << p;
-            for r in points(taken) {
-                match removal(index::index(them & !(1 << r), placed)) {
-                    Outcome::Loss => return Outcome::Win,
-                    Outcome::Draw => best = Outcome::Draw,
-                    Outcome::Win => {}
+    let placements = Placements::new(sector, us, them);
+    placements.value(sector, us, them, plain, removal)
+}
+
+/// The placements of one position, split for [`recompute`]: those that
+/// close a mill, and the slots of the positions the others lead into,
+/// computed ahead so that a caller can prefetch them for many positions
+/// before it looks any up.
+pub struct Placements {
+    /// Placements that close a mill with an opponent stone to remove.
+    mills: Bits,
+    /// Slots of the other placements' successors.
+    slots: [u64; 24],
+    /// How many.
+    len: usize,
+}
+
+impl Placements {
+    /// The placements of `(us, them)` in `sector`.
+    #[inline]
+    pub fn new(sector: Sector, us: Bits, them: Bits) -> Placements {
+        let empty = !(us | them) & FULL;
+        // With no opponent stone on the board a mill removes nothing.
+        let mut mills: Bits = 0;
+        if them != 0 {
+            for p in points(empty) {
+                if in_mill(us | 1 << p, p) {
+                    mills |= 1 << p;
                 }
             }
         }
-    }
-    let next = Mover::new(them, u32::from(sector.us) + 1);
-    let stop = next.for_each_added(us, empty & !mills, |_, slot| match plain(slot) {
-        Outcome::Loss => ControlFlow::Break(()),
-        Outcome::Draw => {
-            best = Outcome::Draw;
+        let mut out = Placements {
+            mills,
+            slots: [0; 24],
+            len: 0,
+        };
+        let next = Mover::new(them, u32::from(sector.us) + 1);
+        let _ = next.for_each_added(us, empty & !mills, |_, slot| {
+            out.slots[out.len] = slot;
+            out.len += 1;
             ControlFlow::Continue(())
+        });
+        out
+    }
+
+    /// The slots of the successors without a removal.
+    pub fn plain_slots(&self) -> &[u64] {
+        &self.slots[..self.len]
+    }
+
+    /// The value for the side to move (see [`recompute`]).
+    #[inline]
+    pub fn value(
+        &self,
+        sector: Sector,
+        us: Bits,
+        them: Bits,
+        plain: &impl Fn(u64) -> Outcome,
+        removal: &impl Fn(u64) -> Outcome,
+    ) -> Outcome {
+        let empty = !(us | them) & FULL;
+        if sector.us + sector.us_hand < 3 || empty == 0 {
+            return Outcome::Loss;
         }
-        Outcome::Win => ControlFlow::Continue(()),
-    });
-    if stop.is_break() {
-        Outcome::Win
-    } else {
+        let mut best = Outcome::Loss;
+        // Mill-closing placements first: they win most often.
+        if self.mills != 0 {
+            if sector.removal_wins() {
+                return Outcome::Win;
+            }
+            let taken = removable(them);
+            for p in points(self.mills) {
+                let placed = us | 1 << p;
+                for r in points(taken) {
+                    match removal(index::index(them & !(1 << r), placed)) {
+                        Outcome::Loss => return Outcome::Win,
+                        Outcome::Draw => best = Outcome::Draw,
+                        Outcome::Win => {}
+                    }
+                }
+            }
+        }
+        for &slot in self.plain_slots() {
+            match plain(slot) {
+                Outcome::Loss => return Outcome::Win,
+                Outcome::Draw => best = Outcome::Draw,
+                Outcome::Win => {}
+            }
+        }
         best
     }
 }
