@@ -323,7 +323,6 @@ pub fn verify(
     sample: Option<u64>,
     observer: &dyn Observer,
 ) -> Result<(u64, Vec<Mismatch>), DatabaseError> {
-    use rayon::prelude::*;
     // Name a missing file where its directory is known (beside any table).
     let dir = tables
         .values()
@@ -347,18 +346,50 @@ pub fn verify(
     };
     let partner_fn = |slot: u64| partner[slot as usize];
     let exit_fn = |slot: u64| exit.as_ref().map_or(Value::DRAW, |e| e[slot as usize]);
-    let count = sample.map_or(sub.size(), |n| n.min(sub.size()));
-    // The i-th slot checked: all in order, or a random one (splitmix64).
+    let exit_ref: Option<&(dyn Fn(u64) -> Value + Sync)> = exit.as_ref().map(|_| &exit_fn as _);
+    let salt = (sub.us as u64) << 40 ^ (sub.them as u64) << 48;
+    let label = format!("verify {sub}");
+    Ok(check_slots(
+        sub,
+        sample,
+        salt,
+        limit,
+        &label,
+        observer,
+        |slot, us, them| {
+            let v = recompute(rules, us, them, &partner_fn, exit_ref.map(|f| f as _));
+            (v != own[slot as usize]).then(|| (own[slot as usize], v))
+        },
+    ))
+}
+
+/// Check the slots of a table of index space `sub` in parallel: all of
+/// them, or `sample` drawn at random (reproducibly, `salt` tells tables
+/// apart). `check(slot, us, them)` gives `(stored, recomputed)` for a
+/// mismatch. Returns the positions checked and the first `limit`
+/// mismatches.
+pub(crate) fn check_slots(
+    sub: Subspace,
+    sample: Option<u64>,
+    salt: u64,
+    limit: usize,
+    label: &str,
+    observer: &dyn Observer,
+    check: impl Fn(u64, u32, u32) -> Option<(Value, Value)> + Sync,
+) -> (u64, Vec<Mismatch>) {
+    use rayon::prelude::*;
+    let size = sub.size();
+    let count = sample.map_or(size, |n| n.min(size));
+    // The i-th slot checked: all in order, or a random one.
     let slot_at = |i: u64| match sample {
         None => i,
-        Some(_) => splitmix(i ^ (sub.us as u64) << 40 ^ (sub.them as u64) << 48) % sub.size(),
+        Some(_) => splitmix(i ^ salt) % size,
     };
-    observer.start(&format!("verify {sub}"), count);
+    observer.start(label, count);
     let chunk = 1u64 << 14;
     let results: Vec<(u64, Vec<Mismatch>)> = (0..count.div_ceil(chunk))
         .into_par_iter()
         .map(|c| {
-            let exit_ref: Option<&dyn Fn(u64) -> Value> = exit.as_ref().map(|_| &exit_fn as _);
             let mut checked = 0;
             let mut bad = Vec::new();
             let range = c * chunk..((c + 1) * chunk).min(count);
@@ -367,14 +398,15 @@ pub fn verify(
                     continue;
                 };
                 checked += 1;
-                let v = recompute(rules, us, them, &partner_fn, exit_ref);
-                if v != own[slot as usize] && bad.len() < limit {
-                    bad.push(Mismatch {
-                        subspace: sub,
-                        slot,
-                        stored: own[slot as usize],
-                        recomputed: v,
-                    });
+                if let Some((stored, recomputed)) = check(slot, us, them) {
+                    if bad.len() < limit {
+                        bad.push(Mismatch {
+                            subspace: sub,
+                            slot,
+                            stored,
+                            recomputed,
+                        });
+                    }
                 }
             }
             observer.advance(range.end - range.start);
@@ -385,7 +417,7 @@ pub fn verify(
     let checked = results.iter().map(|r| r.0).sum();
     let mut bad: Vec<Mismatch> = results.into_iter().flat_map(|r| r.1).collect();
     bad.truncate(limit);
-    Ok((checked, bad))
+    (checked, bad)
 }
 
 /// A reproducible pseudo-random number from `i` (splitmix64): the slots a

@@ -10,7 +10,7 @@
 //! `0`: placement tables carry no distance) in the usual file format.
 
 use super::database::{
-    open_table, scan_all, sector_file_name, sector_label, splitmix, DatabaseError, Mismatch,
+    check_slots, open_table, scan_all, sector_file_name, sector_label, DatabaseError, Mismatch,
 };
 use super::index::{self, Subspace};
 use super::position::Rules;
@@ -241,47 +241,21 @@ pub fn verify(
             .and_then(|r| r.get(slot))
             .unwrap_or(Outcome::Draw)
     };
+    let salt =
+        (sector.us as u64) << 40 ^ (sector.them as u64) << 48 ^ (sector.us_hand as u64) << 56;
+    let label = format!("verify {sector}");
     let sub = sector.subspace();
-    let size = sub.size();
-    let count = sample.map_or(size, |n| n.min(size));
-    let slot_at = |i: u64| match sample {
-        None => i,
-        Some(_) => {
-            splitmix(
-                i ^ (sub.us as u64) << 40 ^ (sub.them as u64) << 48 ^ (sector.us_hand as u64) << 56,
-            ) % size
-        }
-    };
-    observer.start(&format!("verify {sector}"), count);
-    let results: Vec<(u64, Vec<Mismatch>)> = (0..count.div_ceil(CHUNK))
-        .into_par_iter()
-        .map(|c| {
-            let mut checked = 0;
-            let mut bad = Vec::new();
-            let range = c * CHUNK..((c + 1) * CHUNK).min(count);
-            for slot in range.clone().map(slot_at) {
-                let Some((us, them)) = index::position(sub, slot) else {
-                    continue;
-                };
-                checked += 1;
-                let v = recompute(sector, us, them, &plain_fn, &removal_fn);
-                let s = own.get(slot).unwrap_or(Outcome::Draw);
-                if v != s && bad.len() < limit {
-                    bad.push(Mismatch {
-                        subspace: sub,
-                        slot,
-                        stored: stored(s),
-                        recomputed: stored(v),
-                    });
-                }
-            }
-            observer.advance(range.end - range.start);
-            (checked, bad)
-        })
-        .collect();
-    observer.finish();
-    let checked = results.iter().map(|r| r.0).sum();
-    let mut bad: Vec<Mismatch> = results.into_iter().flat_map(|r| r.1).collect();
-    bad.truncate(limit);
-    Ok((checked, bad))
+    Ok(check_slots(
+        sub,
+        sample,
+        salt,
+        limit,
+        &label,
+        observer,
+        |slot, us, them| {
+            let v = recompute(sector, us, them, &plain_fn, &removal_fn);
+            let s = own.get(slot).unwrap_or(Outcome::Draw);
+            (v != s).then(|| (stored(s), stored(v)))
+        },
+    ))
 }
