@@ -21,14 +21,21 @@ fn positions(subs: &[Subspace], n: usize) -> Vec<(u32, u32)> {
 }
 
 fn positions_from(subs: &[Subspace], n: usize, seed: u64) -> Vec<(u32, u32)> {
+    sample(subs, n, seed, |&sub, x| {
+        index::position(sub, x % sub.size())
+    })
+}
+
+/// `n` items drawn by `pick(table, random)` from random tables, retrying
+/// where it gives `None` (an unused slot).
+fn sample<T, P>(tables: &[T], n: usize, seed: u64, pick: impl Fn(&T, u64) -> Option<P>) -> Vec<P> {
     let mut x = seed;
     let mut out = Vec::with_capacity(n);
     while out.len() < n {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
-        let sub = subs[(x % subs.len() as u64) as usize];
-        if let Some(p) = index::position(sub, (x >> 8) % sub.size()) {
+        if let Some(p) = pick(&tables[(x % tables.len() as u64) as usize], x >> 8) {
             out.push(p);
         }
     }
@@ -213,18 +220,9 @@ fn sector_positions(
     sectors: &[solver::morris::sector::Sector],
     n: usize,
 ) -> Vec<solver::morris::position::Position> {
-    let mut x = 0x2545_F491_4F6C_DD1Du64;
-    let mut out = Vec::with_capacity(n);
-    while out.len() < n {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let s = sectors[(x % sectors.len() as u64) as usize];
-        if let Some((us, them)) = index::position(s.subspace(), (x >> 8) % s.size()) {
-            out.push(s.position(us, them));
-        }
-    }
-    out
+    sample(sectors, n, 0x2545_F491_4F6C_DD1D, |s, x| {
+        index::position(s.subspace(), x % s.size()).map(|(us, them)| s.position(us, them))
+    })
 }
 
 /// Probes of placement positions from the placement tables: the whole

@@ -142,9 +142,10 @@ fn tables_equal_the_search_on_random_positions() {
 
 #[test]
 fn verify_is_clean_and_catches_a_planted_error() {
+    let tables = database::scan_all(game_dir(), STD).unwrap();
     for sector in Sector::all(STONES) {
         let (checked, bad) =
-            placement_tables::verify(game_dir(), STD, sector, 5, None, &Quiet).unwrap();
+            placement_tables::verify(&tables, game_dir(), STD, sector, 5, None, &Quiet).unwrap();
         assert!(bad.is_empty(), "{sector}: {bad:?}");
         assert_eq!(checked, index::positions(sector.subspace()), "{sector}");
     }
@@ -170,7 +171,8 @@ fn verify_is_clean_and_catches_a_planted_error() {
     let header = table.header().clone();
     drop(table);
     tablebase::format::write_table(&path, &header, &values, 3).unwrap();
-    let (_, bad) = placement_tables::verify(&copy, STD, sector, 5, None, &Quiet).unwrap();
+    let tables = database::scan_all(&copy, STD).unwrap();
+    let (_, bad) = placement_tables::verify(&tables, &copy, STD, sector, 5, None, &Quiet).unwrap();
     assert_eq!(bad.len(), 1);
     assert_eq!(bad[0].slot, slot as u64);
     let _ = std::fs::remove_dir_all(&copy);

@@ -240,7 +240,8 @@ pub fn stats(args: StatsArgs) -> CliResult {
 pub fn verify(args: VerifyArgs) -> CliResult {
     let rules = args.tables.rules();
     let dir = &args.tables.dir;
-    let (tables, sectors) = scan_all(dir, rules).map_err(|e| e.to_string())?;
+    let all = scan_all(dir, rules).map_err(|e| e.to_string())?;
+    let (tables, sectors) = &all;
     if tables.is_empty() && sectors.is_empty() {
         return Err(format!(
             "no {} tablebases in {}",
@@ -268,7 +269,7 @@ pub fn verify(args: VerifyArgs) -> CliResult {
     for &(sub, table) in &chosen {
         table.verify().map_err(|e| e.to_string())?;
         let (checked, bad) = with_threads(args.job.threads, || {
-            database::verify(&tables, rules, *sub, 10, args.sample, &progress)
+            database::verify(tables, rules, *sub, 10, args.sample, &progress)
         })?
         .map_err(|e| e.to_string())?;
         progress.advance_overall(per(sub.size()));
@@ -294,7 +295,7 @@ pub fn verify(args: VerifyArgs) -> CliResult {
     }
     for &sector in &chosen_sectors {
         let (checked, bad) = with_threads(args.job.threads, || {
-            placement_tables::verify(dir, rules, sector, 10, args.sample, &progress)
+            placement_tables::verify(&all, dir, rules, sector, 10, args.sample, &progress)
         })?
         .map_err(|e| e.to_string())?;
         progress.advance_overall(per(sector.size()));

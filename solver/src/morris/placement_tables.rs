@@ -11,6 +11,7 @@
 
 use super::database::{
     check_slots, open_table, scan_all, sector_file_name, sector_label, DatabaseError, Mismatch,
+    Tables,
 };
 use super::index::{self, Subspace};
 use super::position::Rules;
@@ -214,6 +215,7 @@ pub fn generate(
 /// values, all slots or `sample` random ones; returns the positions checked
 /// and the first mismatches (at most `limit`).
 pub fn verify(
+    tables: &Tables,
     dir: &Path,
     rules: Rules,
     sector: Sector,
@@ -221,7 +223,7 @@ pub fn verify(
     sample: Option<u64>,
     observer: &dyn Observer,
 ) -> Result<(u64, Vec<Mismatch>), DatabaseError> {
-    let (moving, placement) = scan_all(dir, rules)?;
+    let (moving, placement) = tables;
     let own = placement
         .get(&sector)
         .ok_or_else(|| DatabaseError::Missing(sector_file_name(dir, rules, sector)))?;
@@ -230,10 +232,10 @@ pub fn verify(
     let mut succ = Successors {
         dir,
         rules,
-        moving: &moving,
+        moving,
         loaded: HashMap::new(),
     };
-    let (plain, removal) = successors(sector, &mut succ, &placement)?;
+    let (plain, removal) = successors(sector, &mut succ, placement)?;
     let plain_fn = |slot: u64| plain.get(slot).unwrap_or(Outcome::Draw);
     let removal_fn = |slot: u64| {
         removal
