@@ -170,7 +170,20 @@ fn verify_is_clean_and_catches_a_planted_error() {
     });
     let header = table.header().clone();
     drop(table);
-    tablebase::format::write_table(&path, &header, &values, 3).unwrap();
+    // Rewritten in the generator's format: two-bit outcomes.
+    let mut packed = vec![0u8; values.len().div_ceil(4)];
+    for (i, v) in values.iter().enumerate() {
+        let code = match v.outcome() {
+            Outcome::Win => tablebase::format::OUTCOME_WIN,
+            Outcome::Loss => tablebase::format::OUTCOME_LOSS,
+            Outcome::Draw => tablebase::format::OUTCOME_DRAW,
+        };
+        packed[i / 4] |= code << (2 * (i % 4));
+    }
+    let mut rewritten =
+        tablebase::format::summarize_outcomes(&packed, header.slots, header.positions);
+    rewritten.label = header.label.clone();
+    tablebase::format::write_outcome_table(&path, &rewritten, &packed, 3).unwrap();
     let tables = database::scan_all(&copy, STD).unwrap();
     let (_, bad) = placement_tables::verify(&tables, &copy, STD, sector, 5, None, &Quiet).unwrap();
     assert_eq!(bad.len(), 1);

@@ -7,8 +7,8 @@
 //! |---|---|---|
 //! | 0 | 8 | magic `RETROTB\0` |
 //! | 8 | 4 | format version (1) |
-//! | 12 | 1 | entry width in bytes (1 or 2) |
-//! | 13 | 1 | entry kind: 0 = [`Value`] (win/draw/loss + distance), 1 = opaque (the game defines it) |
+//! | 12 | 1 | entry width in bytes (1 or 2; 0 for kind 2, four entries a byte) |
+//! | 13 | 1 | entry kind: 0 = [`Value`] (win/draw/loss + distance), 1 = opaque (the game defines it), 2 = outcome (two bits) |
 //! | 14 | 2 | zero |
 //! | 16 | 48 | label, UTF-8, zero padded (game, rule set, subspace) |
 //! | 64 | 8 | slots |
@@ -29,11 +29,23 @@
 //! win in `d`, `2d + 1` loss in `d`); with entry width 1 it is the low byte.
 //! An entry of kind 1 is a number whose meaning the game defines (the
 //! win/loss/draw counts and longest distances of the header are then zero).
+//! Entries of kind 2 are outcomes without distance, two bits each, four to
+//! a byte (slot `j` in bits `2(j mod 4)` of byte `j / 4` of its block):
+//! [`OUTCOME_DRAW`], [`OUTCOME_WIN`], [`OUTCOME_LOSS`]; a block of `n` slots
+//! decompresses to `⌈n / 4⌉` bytes, and the longest distances are zero.
 
 use crate::value::Value;
 use std::fs::{self, File};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+
+/// Two-bit outcome code of an [`EntryKind::Outcome`] entry: a draw (or an
+/// unused slot).
+pub const OUTCOME_DRAW: u8 = 0;
+/// Two-bit outcome code: the side to move wins.
+pub const OUTCOME_WIN: u8 = 1;
+/// Two-bit outcome code: the side to move loses.
+pub const OUTCOME_LOSS: u8 = 2;
 
 /// File magic.
 pub const MAGIC: &[u8; 8] = b"RETROTB\0";
@@ -75,6 +87,11 @@ pub enum EntryKind {
     /// A number whose meaning the game defines (for example a share of
     /// stones); the header's win/loss/draw counts and distances are zero.
     Opaque,
+    /// Win, draw or loss without distance, two bits a slot (four slots a
+    /// byte; the header's entry width is 0 and its distances zero). Read
+    /// through [`crate::reader::Table::get`], a win is the value `2`, a
+    /// loss `1`, a draw `0`.
+    Outcome,
 }
 
 /// Facts about a table, stored in its header.
@@ -82,7 +99,7 @@ pub enum EntryKind {
 pub struct Header {
     /// What the table holds, e.g. `nine/flying/8-7`.
     pub label: String,
-    /// Entry width in bytes (1 or 2).
+    /// Entry width in bytes (1 or 2; 0 for [`EntryKind::Outcome`]).
     pub entry_bytes: u8,
     /// What the entries mean.
     pub kind: EntryKind,
@@ -122,6 +139,14 @@ pub fn checksum(bytes: &[u8]) -> u64 {
 }
 
 impl Header {
+    /// Bytes that a block of `entries` slots decompresses to.
+    pub fn block_bytes(&self, entries: usize) -> usize {
+        match self.kind {
+            EntryKind::Outcome => entries.div_ceil(4),
+            _ => entries * self.entry_bytes as usize,
+        }
+    }
+
     /// Serialise to the 128-byte header.
     pub fn to_bytes(&self) -> [u8; HEADER_LEN] {
         let mut b = [0u8; HEADER_LEN];
@@ -131,6 +156,7 @@ impl Header {
         b[13] = match self.kind {
             EntryKind::Value => 0,
             EntryKind::Opaque => 1,
+            EntryKind::Outcome => 2,
         };
         let label = self.label.as_bytes();
         let n = label.len().min(LABEL_LEN);
@@ -185,6 +211,7 @@ impl Header {
         let kind = match b[13] {
             0 => EntryKind::Value,
             1 => EntryKind::Opaque,
+            2 => EntryKind::Outcome,
             k => return Err(damaged(&format!("unknown entry kind {k}"))),
         };
         let h = Header {
@@ -201,10 +228,15 @@ impl Header {
             block_slots: u32::from_le_bytes(b[108..112].try_into().unwrap()),
             blocks: u64_at(112),
         };
-        if !(h.entry_bytes == 1 || h.entry_bytes == 2)
+        let width_ok = match h.kind {
+            EntryKind::Outcome => h.entry_bytes == 0 && h.block_slots.is_multiple_of(4),
+            _ => h.entry_bytes == 1 || h.entry_bytes == 2,
+        };
+        if !width_ok
             || h.block_slots == 0
             || h.blocks != h.slots.div_ceil(h.block_slots as u64)
-            || (h.kind == EntryKind::Value && h.wins + h.losses + h.draws != h.positions)
+            || (h.kind != EntryKind::Opaque && h.wins + h.losses + h.draws != h.positions)
+            || (h.kind == EntryKind::Outcome && (h.max_win, h.max_loss) != (0, 0))
             || (h.kind == EntryKind::Opaque
                 && (h.wins, h.losses, h.draws, h.max_win, h.max_loss) != (0, 0, 0, 0, 0))
             || h.positions > h.slots
@@ -269,15 +301,24 @@ pub fn write_table(
     level: i32,
 ) -> Result<(), FormatError> {
     let width = header.entry_bytes as usize;
-    write_entries(path, header, values, level, |chunk, raw| {
-        for v in chunk {
-            if width == 1 {
-                raw.push(v.0 as u8);
-            } else {
-                raw.extend_from_slice(&v.0.to_le_bytes());
+    let mut header = header.clone();
+    header.slots = values.len() as u64;
+    write_entries(
+        path,
+        &header,
+        values,
+        BLOCK_SLOTS as usize,
+        level,
+        |chunk, raw| {
+            for v in chunk {
+                if width == 1 {
+                    raw.push(v.0 as u8);
+                } else {
+                    raw.extend_from_slice(&v.0.to_le_bytes());
+                }
             }
-        }
-    })
+        },
+    )
 }
 
 /// Write a table of one-byte [`EntryKind::Opaque`] entries atomically, like
@@ -292,6 +333,7 @@ pub fn write_opaque_table(
     let header = Header {
         entry_bytes: 1,
         kind: EntryKind::Opaque,
+        slots: entries.len() as u64,
         wins: 0,
         losses: 0,
         draws: 0,
@@ -299,29 +341,99 @@ pub fn write_opaque_table(
         max_loss: 0,
         ..header.clone()
     };
-    write_entries(path, &header, entries, level, |chunk, raw| {
-        raw.extend_from_slice(chunk)
-    })
+    write_entries(
+        path,
+        &header,
+        entries,
+        BLOCK_SLOTS as usize,
+        level,
+        |chunk, raw| raw.extend_from_slice(chunk),
+    )
 }
 
-/// Compress `entries` block by block (serialised by `encode`) and write them.
+/// The header of an [`EntryKind::Outcome`] table of `slots` slots whose
+/// packed codes are `packed` (see [`write_outcome_table`]) and of which
+/// `positions` are used (unused slots hold draws): wins and losses counted.
+pub fn summarize_outcomes(packed: &[u8], slots: u64, positions: u64) -> Header {
+    use rayon::prelude::*;
+    // Per byte: wins and losses among its four codes.
+    let counts: [(u8, u8); 256] = std::array::from_fn(|b| {
+        (0..4).fold((0, 0), |(w, l), k| match (b >> (2 * k)) as u8 & 3 {
+            OUTCOME_WIN => (w + 1, l),
+            OUTCOME_LOSS => (w, l + 1),
+            _ => (w, l),
+        })
+    });
+    let (wins, losses) = packed
+        .par_chunks(1 << 16)
+        .map(|c| {
+            c.iter().fold((0u64, 0u64), |(w, l), &b| {
+                let (cw, cl) = counts[b as usize];
+                (w + cw as u64, l + cl as u64)
+            })
+        })
+        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+    Header {
+        label: String::new(),
+        entry_bytes: 0,
+        kind: EntryKind::Outcome,
+        slots,
+        positions,
+        wins,
+        losses,
+        draws: positions.saturating_sub(wins + losses),
+        max_win: 0,
+        max_loss: 0,
+        block_slots: BLOCK_SLOTS,
+        blocks: slots.div_ceil(BLOCK_SLOTS as u64),
+    }
+}
+
+/// Write a table of [`EntryKind::Outcome`] entries atomically, like
+/// [`write_table`]: `packed` holds the two-bit codes of `header.slots`
+/// slots, four a byte, low bits first (`⌈slots / 4⌉` bytes); `header`
+/// comes from [`summarize_outcomes`] with its label set.
+pub fn write_outcome_table(
+    path: &Path,
+    header: &Header,
+    packed: &[u8],
+    level: i32,
+) -> Result<(), FormatError> {
+    if header.kind != EntryKind::Outcome || packed.len() as u64 != header.slots.div_ceil(4) {
+        return Err(FormatError::Damaged {
+            path: path.to_owned(),
+            what: "outcome table: header and packed entries disagree".into(),
+        });
+    }
+    write_entries(
+        path,
+        header,
+        packed,
+        BLOCK_SLOTS as usize / 4,
+        level,
+        |chunk, raw| raw.extend_from_slice(chunk),
+    )
+}
+
+/// Compress `entries` block by block, `per_block` entries a block
+/// (serialised by `encode`), and write them; `header.slots` is the number
+/// of slots.
 fn write_entries<T: Sync>(
     path: &Path,
     header: &Header,
     entries: &[T],
+    per_block: usize,
     level: i32,
     encode: impl Fn(&[T], &mut Vec<u8>) + Sync,
 ) -> Result<(), FormatError> {
     use rayon::prelude::*;
     let mut header = header.clone();
-    header.slots = entries.len() as u64;
     header.block_slots = BLOCK_SLOTS;
     header.blocks = header.slots.div_ceil(BLOCK_SLOTS as u64);
-    let width = header.entry_bytes as usize;
     let blocks: Vec<Vec<u8>> = entries
-        .par_chunks(BLOCK_SLOTS as usize)
+        .par_chunks(per_block)
         .map(|chunk| {
-            let mut raw = Vec::with_capacity(chunk.len() * width);
+            let mut raw = Vec::with_capacity(header.block_bytes(BLOCK_SLOTS as usize));
             encode(chunk, &mut raw);
             zstd::bulk::compress(&raw, level)
         })

@@ -2,7 +2,9 @@
 //! table checked on open, blocks decompressed on demand into a small shared
 //! cache and verified against their checksums.
 
-use crate::format::{checksum, FormatError, Header, HEADER_LEN};
+use crate::format::{
+    checksum, EntryKind, FormatError, Header, HEADER_LEN, OUTCOME_LOSS, OUTCOME_WIN,
+};
 use crate::value::Value;
 use memmap2::Mmap;
 use rayon::prelude::*;
@@ -135,7 +137,7 @@ impl Table {
     }
 
     /// Decompress and check block `b` into `out`, which must be exactly the
-    /// block's length (slots × entry bytes).
+    /// block's length ([`Header::block_bytes`] of its slots).
     /// `dctx` is a reusable decompression context (a fresh one per call
     /// when `None`).
     pub(crate) fn load_block_into(
@@ -172,12 +174,19 @@ impl Table {
 
     /// Decompress and check block `b`.
     fn load_block(&self, b: usize) -> Result<Vec<u8>, FormatError> {
-        let mut raw = vec![0; self.block_len(b) * self.header.entry_bytes as usize];
+        let mut raw = vec![0; self.header.block_bytes(self.block_len(b))];
         self.load_block_into(b, &mut raw, None)?;
         Ok(raw)
     }
 
     fn entry(&self, raw: &[u8], i: usize) -> Value {
+        if self.header.kind == EntryKind::Outcome {
+            return match raw[i / 4] >> (2 * (i % 4)) & 3 {
+                OUTCOME_WIN => Value::win(1),
+                OUTCOME_LOSS => Value::loss(0),
+                _ => Value::DRAW,
+            };
+        }
         if self.header.entry_bytes == 1 {
             Value(raw[i] as u16)
         } else {
@@ -185,7 +194,8 @@ impl Table {
         }
     }
 
-    /// The value stored in `slot`.
+    /// The value stored in `slot` (for an [`EntryKind::Outcome`] table,
+    /// `2` for a win, `1` for a loss, `0` for a draw).
     pub fn get(&self, slot: u64) -> Result<Value, FormatError> {
         self.entry_at(slot).map(Value)
     }
@@ -227,9 +237,8 @@ impl Table {
             .map(|b| self.load_block(b))
             .collect::<Result<_, _>>()?;
         let mut out = Vec::with_capacity(self.header.slots as usize);
-        for raw in &blocks {
-            let n = raw.len() / self.header.entry_bytes as usize;
-            out.extend((0..n).map(|i| self.entry(raw, i)));
+        for (b, raw) in blocks.iter().enumerate() {
+            out.extend((0..self.block_len(b)).map(|i| self.entry(raw, i)));
         }
         Ok(out)
     }
@@ -329,6 +338,68 @@ mod tests {
         }
         let all: Vec<u8> = t.values().unwrap().iter().map(|v| v.0 as u8).collect();
         assert_eq!(all, entries);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn outcome_entries_round_trip() {
+        use crate::format::{summarize_outcomes, write_outcome_table, EntryKind};
+        use crate::Outcome;
+        let dir = std::env::temp_dir().join(format!("tb-wdl-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // Not a multiple of 4 nor of the block: the last byte and block are partial.
+        let slots = 3 * crate::format::BLOCK_SLOTS as usize + 4097;
+        let outcome = |i: usize| match (i * 7919) % 5 {
+            0 | 3 => Outcome::Draw,
+            1 => Outcome::Win,
+            _ => Outcome::Loss,
+        };
+        let code = |o| match o {
+            Outcome::Draw => 0u8,
+            Outcome::Win => 1,
+            Outcome::Loss => 2,
+        };
+        let mut packed = vec![0u8; slots.div_ceil(4)];
+        for i in 0..slots {
+            packed[i / 4] |= code(outcome(i)) << (2 * (i % 4));
+        }
+        let mut header = summarize_outcomes(&packed, slots as u64, slots as u64);
+        let wins = (0..slots).filter(|&i| outcome(i) == Outcome::Win).count() as u64;
+        let losses = (0..slots).filter(|&i| outcome(i) == Outcome::Loss).count() as u64;
+        assert_eq!((header.wins, header.losses), (wins, losses));
+        assert_eq!(header.draws, slots as u64 - wins - losses);
+        header.label = "test/outcome".into();
+        let path = dir.join("w.tb");
+        assert!(write_outcome_table(&path, &header, &packed[1..], 3).is_err());
+        write_outcome_table(&path, &header, &packed, 3).unwrap();
+        let t = Table::open(&path).unwrap();
+        assert_eq!(t.header().kind, EntryKind::Outcome);
+        assert_eq!(t.header().slots, slots as u64);
+        t.verify().unwrap();
+        let stored = |o| match o {
+            Outcome::Draw => Value::DRAW,
+            Outcome::Win => Value::win(1),
+            Outcome::Loss => Value::loss(0),
+        };
+        let values = t.values().unwrap();
+        assert_eq!(values.len(), slots);
+        assert!((0..slots).all(|i| values[i] == stored(outcome(i))));
+        for slot in (0..slots).step_by(331).chain([slots - 1]) {
+            assert_eq!(t.get(slot as u64).unwrap(), stored(outcome(slot)));
+        }
+        let w = crate::resident::Wdl::load(&t).unwrap();
+        assert_eq!(w.len(), slots as u64);
+        assert!((0..slots).all(|i| w.get(i as u64) == Some(outcome(i))));
+        assert_eq!(w.get(slots as u64), None);
+        let r = crate::resident::Resident::load(&t).unwrap();
+        assert!((0..slots).all(|i| r.get(i as u64) == Some(stored(outcome(i)))));
+        // A flipped byte in the data is caught.
+        let mut bad = std::fs::read(&path).unwrap();
+        let at = bad.len() - 10;
+        bad[at] ^= 0x21;
+        std::fs::write(&path, &bad).unwrap();
+        let t = Table::open(&path).unwrap();
+        assert!(t.verify().is_err() && crate::resident::Wdl::load(&t).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

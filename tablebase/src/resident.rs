@@ -5,7 +5,7 @@
 //! straight into their place in the final array, checking each block's
 //! checksum.
 
-use crate::format::FormatError;
+use crate::format::{EntryKind, FormatError, OUTCOME_DRAW, OUTCOME_LOSS, OUTCOME_WIN};
 use crate::huge::HugeArray;
 use crate::reader::Table;
 use crate::value::{Outcome, Value};
@@ -19,9 +19,19 @@ pub struct Resident {
 }
 
 impl Resident {
-    /// Decompress all of `table`.
+    /// Decompress all of `table` (an [`EntryKind::Outcome`] table one byte
+    /// a slot, as [`Table::get`] reads it).
     pub fn load(table: &Table) -> Result<Resident, FormatError> {
         let h = table.header();
+        if h.kind == EntryKind::Outcome {
+            let values = table.values()?;
+            let mut bytes = HugeArray::zeroed(values.len());
+            bytes
+                .par_iter_mut()
+                .zip(values.par_iter())
+                .for_each(|(b, v)| *b = v.0 as u8);
+            return Ok(Resident { wide: false, bytes });
+        }
         let width = h.entry_bytes as usize;
         let mut bytes = HugeArray::zeroed(h.slots as usize * width);
         bytes
@@ -64,10 +74,10 @@ fn context() -> Option<zstd::bulk::Decompressor<'static>> {
     zstd::bulk::Decompressor::new().ok()
 }
 
-/// Two-bit outcome codes.
-const DRAW: u8 = 0;
-const WIN: u8 = 1;
-const LOSS: u8 = 2;
+/// Two-bit outcome codes, those of the file format's outcome tables.
+const DRAW: u8 = OUTCOME_DRAW;
+const WIN: u8 = OUTCOME_WIN;
+const LOSS: u8 = OUTCOME_LOSS;
 
 fn code(v: u16) -> u8 {
     match Value(v).outcome() {
@@ -120,8 +130,20 @@ impl Wdl {
         let width = h.entry_bytes as usize;
         let block = h.block_slots as usize;
         debug_assert!(block.is_multiple_of(4));
-        let codes = byte_codes();
         let mut bits = HugeArray::zeroed((h.slots as usize).div_ceil(4));
+        if h.kind == EntryKind::Outcome {
+            // Stored as they are kept: decompress into place.
+            bits.par_chunks_mut(block / 4)
+                .enumerate()
+                .try_for_each_init(context, |dctx, (b, out)| {
+                    table.load_block_into(b, out, dctx.as_mut())
+                })?;
+            return Ok(Wdl {
+                slots: h.slots,
+                bits,
+            });
+        }
+        let codes = byte_codes();
         bits.par_chunks_mut(block / 4)
             .enumerate()
             .try_for_each_init(

@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
-use tablebase::format::{summarize, write_table, FormatError};
+use tablebase::format::{summarize, write_table, EntryKind, FormatError};
 use tablebase::reader::Table;
 use tablebase::retro::{solve, Observer, RetroError};
 use tablebase::Value;
@@ -45,6 +45,18 @@ pub enum DatabaseError {
         expected: String,
         /// The label inside.
         found: String,
+    },
+    /// A file's entries are not what its kind of table holds.
+    #[error("{path}: holds {found:?} entries, a {what} table holds {expected}")]
+    WrongEntries {
+        /// The file.
+        path: PathBuf,
+        /// Moving-phase or placement.
+        what: &'static str,
+        /// What the table should hold.
+        expected: &'static str,
+        /// What the file holds.
+        found: EntryKind,
     },
     /// A needed subspace has not been generated.
     #[error("{0}: missing; generate it first (solver nine generate)")]
@@ -212,6 +224,21 @@ pub fn open_table(path: &Path, rules: Rules, id: TableId) -> Result<Table, Datab
             path: path.to_owned(),
             expected,
             found: table.header().label.clone(),
+        });
+    }
+    // Moving-phase tables hold values with distances; placement tables
+    // outcomes (two-bit, or one-byte values as written before).
+    let kind = table.header().kind;
+    let (ok, what, expected) = match id {
+        TableId::Moving(_) => (kind == EntryKind::Value, "moving-phase", "values"),
+        TableId::Placement(_) => (kind != EntryKind::Opaque, "placement", "outcomes"),
+    };
+    if !ok {
+        return Err(DatabaseError::WrongEntries {
+            path: path.to_owned(),
+            what,
+            expected,
+            found: kind,
         });
     }
     Ok(table)

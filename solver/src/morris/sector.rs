@@ -187,8 +187,12 @@ pub fn recompute(
     removal: &impl Fn(u64) -> Outcome,
 ) -> Outcome {
     let placements = Placements::new(sector, us, them);
-    placements.value(sector, us, them, plain, removal)
+    placements.value(sector, us, them, plain, removal, &|_| {})
 }
+
+/// Most removal successors of one position: 9 stones to take after each
+/// of at most 24 mill-closing placements.
+const MAX_REMOVALS: usize = 9 * 24;
 
 /// The placements of one position, split for [`recompute`]: those that
 /// close a mill, and the slots of the positions the others lead into,
@@ -236,7 +240,26 @@ impl Placements {
         &self.slots[..self.len]
     }
 
-    /// The value for the side to move (see [`recompute`]).
+    /// Whether [`Placements::value`] will look removal successors up.
+    #[inline]
+    fn looks_up_removals(&self, sector: Sector) -> bool {
+        self.mills != 0 && !sector.removal_wins()
+    }
+
+    /// Ask for the class-table entries that the removal successors' slots
+    /// need (one per stone that can be taken), ahead of [`Placements::value`].
+    #[inline]
+    pub fn prefetch_removal_classes(&self, sector: Sector, them: Bits) {
+        if self.looks_up_removals(sector) {
+            for r in points(removable(them)) {
+                index::prefetch_class(them & !(1 << r));
+            }
+        }
+    }
+
+    /// The value for the side to move (see [`recompute`]). The removal
+    /// successors' slots are all computed, and handed to `prefetch`, before
+    /// the first is looked up, so that their cache misses overlap.
     #[inline]
     pub fn value(
         &self,
@@ -245,6 +268,7 @@ impl Placements {
         them: Bits,
         plain: &impl Fn(u64) -> Outcome,
         removal: &impl Fn(u64) -> Outcome,
+        prefetch: &impl Fn(u64),
     ) -> Outcome {
         let empty = !(us | them) & FULL;
         if sector.us + sector.us_hand < 3 || empty == 0 {
@@ -256,15 +280,26 @@ impl Placements {
             if sector.removal_wins() {
                 return Outcome::Win;
             }
-            let taken = removable(them);
-            for p in points(self.mills) {
-                let placed = us | 1 << p;
-                for r in points(taken) {
-                    match removal(index::index(them & !(1 << r), placed)) {
-                        Outcome::Loss => return Outcome::Win,
-                        Outcome::Draw => best = Outcome::Draw,
-                        Outcome::Win => {}
-                    }
+            // Each stone taken gives the next mover (the opponent less that
+            // stone) once; the mill-closing placements share it.
+            let mut slots = [0u64; MAX_REMOVALS];
+            let mut n = 0;
+            for r in points(removable(them)) {
+                let next = Mover::new(them & !(1 << r), u32::from(sector.us) + 1);
+                let _ = next.for_each_added(us, self.mills, |_, slot| {
+                    slots[n] = slot;
+                    n += 1;
+                    ControlFlow::Continue(())
+                });
+            }
+            for &slot in &slots[..n] {
+                prefetch(slot);
+            }
+            for &slot in &slots[..n] {
+                match removal(slot) {
+                    Outcome::Loss => return Outcome::Win,
+                    Outcome::Draw => best = Outcome::Draw,
+                    Outcome::Win => {}
                 }
             }
         }
