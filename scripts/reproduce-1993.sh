@@ -12,7 +12,9 @@
 #    of every table (minutes); VERIFY=full checks every slot (hours),
 #    VERIFY=0 skips the check.
 # 3. Prints the start position's value from the tables, then proves it by
-#    the placement search over the moving-phase tables (both must agree).
+#    the placement search over the moving-phase tables (both must agree);
+#    with the placement tables, also the empty boards of the 3..8-stone
+#    games (the tables hold them too), each read and proved by search.
 #
 # Usage: scripts/reproduce-1993.sh [DIR] [extra generate options, e.g. --threads 2]
 set -euo pipefail
@@ -32,5 +34,9 @@ case "${VERIFY:-sample}" in
 esac
 if [ "${PLACEMENT:-1}" != 0 ]; then
     "$solver" nine start --dir "$dir"
+    for k in 3 4 5 6 7 8; do
+        "$solver" nine start --dir "$dir" --quiet --search \
+            --position "........................ w $k $k"
+    done
 fi
 "$solver" nine start --dir "$dir" --search

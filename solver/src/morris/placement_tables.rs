@@ -156,22 +156,20 @@ pub fn solve_sector(
             // entries their removals need), then the values, so that the
             // cache misses of a batch overlap.
             let mut batch = [(0u64, 0, 0); BATCH];
+            let mut placements: [Placements; BATCH] = Default::default();
             let mut n = 0;
             let mut solve_batch = |batch: &[(u64, u32, u32)]| {
                 for &(_, _, them) in batch {
                     index::prefetch_class(them);
                 }
-                let placements: [Option<Placements>; BATCH] = std::array::from_fn(|i| {
-                    batch.get(i).map(|&(_, us, them)| {
-                        let p = Placements::new(sector, us, them);
-                        for &slot in p.plain_slots() {
-                            plain.prefetch(slot);
-                        }
-                        p.prefetch_removal_classes(sector, them);
-                        p
-                    })
-                });
-                for (&(slot, us, them), p) in batch.iter().zip(placements.iter().flatten()) {
+                for (&(_, us, them), p) in batch.iter().zip(placements.iter_mut()) {
+                    p.set(sector, us, them);
+                    for &slot in p.plain_slots() {
+                        plain.prefetch(slot);
+                    }
+                    p.prefetch_removal_classes(sector, them);
+                }
+                for (&(slot, us, them), p) in batch.iter().zip(placements.iter()) {
                     let o = p.value(sector, us, them, &plain_fn, &removal_fn, &prefetch_fn);
                     let i = (slot - start) as usize;
                     out[i / 4] |= code(o) << (2 * (i % 4));

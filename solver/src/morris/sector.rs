@@ -190,14 +190,15 @@ pub fn recompute(
     placements.value(sector, us, them, plain, removal, &|_| {})
 }
 
-/// Most removal successors of one position: 9 stones to take after each
-/// of at most 24 mill-closing placements.
-const MAX_REMOVALS: usize = 9 * 24;
+/// Removal successors whose slots are gathered before they are looked up
+/// (at least the 24 mill-closing placements of one stone taken).
+const REMOVAL_BATCH: usize = 64;
 
 /// The placements of one position, split for [`recompute`]: those that
 /// close a mill, and the slots of the positions the others lead into,
 /// computed ahead so that a caller can prefetch them for many positions
 /// before it looks any up.
+#[derive(Default)]
 pub struct Placements {
     /// Placements that close a mill with an opponent stone to remove.
     mills: Bits,
@@ -211,6 +212,15 @@ impl Placements {
     /// The placements of `(us, them)` in `sector`.
     #[inline]
     pub fn new(sector: Sector, us: Bits, them: Bits) -> Placements {
+        let mut out = Placements::default();
+        out.set(sector, us, them);
+        out
+    }
+
+    /// Make these the placements of `(us, them)` in `sector` (in place: a
+    /// caller keeps a batch of them without moving them around).
+    #[inline]
+    pub fn set(&mut self, sector: Sector, us: Bits, them: Bits) {
         let empty = !(us | them) & FULL;
         // With no opponent stone on the board a mill removes nothing.
         let mut mills: Bits = 0;
@@ -221,18 +231,14 @@ impl Placements {
                 }
             }
         }
-        let mut out = Placements {
-            mills,
-            slots: [0; 24],
-            len: 0,
-        };
+        self.mills = mills;
+        self.len = 0;
         let next = Mover::new(them, u32::from(sector.us) + 1);
         let _ = next.for_each_added(us, empty & !mills, |_, slot| {
-            out.slots[out.len] = slot;
-            out.len += 1;
+            self.slots[self.len] = slot;
+            self.len += 1;
             ControlFlow::Continue(())
         });
-        out
     }
 
     /// The slots of the successors without a removal.
@@ -281,10 +287,31 @@ impl Placements {
                 return Outcome::Win;
             }
             // Each stone taken gives the next mover (the opponent less that
-            // stone) once; the mill-closing placements share it.
-            let mut slots = [0u64; MAX_REMOVALS];
+            // stone) once; the mill-closing placements share it. Slots are
+            // gathered, prefetched together, then looked up.
+            let lookup = |slots: &[u64], best: &mut Outcome| {
+                for &slot in slots {
+                    prefetch(slot);
+                }
+                for &slot in slots {
+                    match removal(slot) {
+                        Outcome::Loss => return true,
+                        Outcome::Draw => *best = Outcome::Draw,
+                        Outcome::Win => {}
+                    }
+                }
+                false
+            };
+            let mut slots = [0u64; REMOVAL_BATCH];
             let mut n = 0;
+            let per_stone = self.mills.count_ones() as usize;
             for r in points(removable(them)) {
+                if n + per_stone > REMOVAL_BATCH {
+                    if lookup(&slots[..n], &mut best) {
+                        return Outcome::Win;
+                    }
+                    n = 0;
+                }
                 let next = Mover::new(them & !(1 << r), u32::from(sector.us) + 1);
                 let _ = next.for_each_added(us, self.mills, |_, slot| {
                     slots[n] = slot;
@@ -292,15 +319,8 @@ impl Placements {
                     ControlFlow::Continue(())
                 });
             }
-            for &slot in &slots[..n] {
-                prefetch(slot);
-            }
-            for &slot in &slots[..n] {
-                match removal(slot) {
-                    Outcome::Loss => return Outcome::Win,
-                    Outcome::Draw => best = Outcome::Draw,
-                    Outcome::Win => {}
-                }
+            if lookup(&slots[..n], &mut best) {
+                return Outcome::Win;
             }
         }
         for &slot in self.plain_slots() {
