@@ -1,8 +1,10 @@
-//! Mill games on bitboards: board geometry as data ([`geometry`]), the fast
-//! Nine Men's Morris tables ([`nine`]), positions and moves, forward and
-//! backward move generation, symmetries and the tablebase index.
+//! Mill games on bitboards: board geometry as data ([`geometry`]), boards
+//! as types for the hot loops ([`board`]) with the fast Nine Men's Morris
+//! tables ([`nine`]), rule sets ([`variant`]), positions and moves, forward
+//! and backward move generation, symmetries and the tablebase index.
 
 pub mod analysis;
+pub mod board;
 pub mod database;
 pub mod geometry;
 pub mod index;
@@ -21,3 +23,4 @@ pub mod report;
 pub mod sector;
 pub mod svg;
 pub mod three;
+pub mod variant;
