@@ -1,0 +1,11 @@
+//! The games of the mill family beyond the standard Nine Men's Morris
+//! engine, on any [`Board`](crate::morris::board::Board) under any
+//! [`RuleSet`](crate::morris::variant::RuleSet): the rules and text formats
+//! ([`game`]), a dense index for small boards ([`index`]), the whole game
+//! solved on the shared retrograde engine ([`solve`]) and its files
+//! ([`files`]). Six Men's Morris is solved through this module.
+
+pub mod files;
+pub mod game;
+pub mod index;
+pub mod solve;
