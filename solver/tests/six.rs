@@ -308,6 +308,7 @@ fn check_reduced_game(stones: u8, flying: bool) {
     let rules = RuleSet::new(stones, flying);
     let sol = Solution::<Six>::solve(rules, true, &Silent, |_| {}).unwrap();
     let (states, values) = forward_solve(stones, &Rules::new(flying));
+    let depths = sol.depths().unwrap();
     let mut checked = 0;
     for (s, v) in states.iter().zip(&values) {
         let pos = s.position();
@@ -331,9 +332,37 @@ fn check_reduced_game(stones: u8, flying: bool) {
             let d = v.map(|(_, d)| d as u16);
             assert_eq!(got.distance(), d, "{}", game::format_position::<Six>(&pos));
         }
+        // Plies to the end of the game, every phase.
+        let d = v.map(|(_, d)| d as u16);
+        assert_eq!(
+            depths.of::<Six>(&pos),
+            d,
+            "{}",
+            game::format_position::<Six>(&pos)
+        );
         checked += 1;
     }
     assert!(checked > 1000, "only {checked} positions checked");
+    // The deepest reachable win is the forward solver's.
+    let deepest = sol.deepest_reachable_win(&depths).unwrap();
+    let forward = values
+        .iter()
+        .filter_map(|v| v.filter(|(won, _)| *won).map(|(_, d)| d as u16))
+        .max()
+        .unwrap_or(0);
+    assert_eq!(deepest.plies, forward);
+    // Reachable positions: the forward solver's, less the games the side
+    // to move has lost on material (blocked positions are in the tables),
+    // seen from the side to move (the tables store a position and its
+    // colour swap once).
+    let live = states
+        .iter()
+        .map(|s| s.position())
+        .filter(|p| p.material(p.to_move) >= 3)
+        .map(|p| (p.us(), p.them(), p.our_hand(), p.their_hand()))
+        .collect::<std::collections::HashSet<_>>()
+        .len() as u64;
+    assert_eq!(deepest.reachable, live);
     // Every stored value is its successors' (the tables are consistent).
     for (id, n, bad) in sol.verify().unwrap() {
         assert_eq!(bad, 0, "{id:?}: {bad} of {n}");

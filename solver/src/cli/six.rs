@@ -34,6 +34,10 @@ pub struct Common {
     /// Six Men's Morris sources do not fix the rule: both are supported.
     #[arg(long)]
     pub no_flying: bool,
+    /// The game with K stones a side (3..=6) instead of 6; its tables are
+    /// named apart (`six-flying-5-…`).
+    #[arg(long, value_name = "K")]
+    pub stones: Option<u8>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -95,8 +99,17 @@ pub enum Command {
         #[command(flatten)]
         tables: TableArgs,
     },
-    /// The value of the start position and of every opening move.
-    Start(TableArgs),
+    /// The value of the start position and of every opening move; with
+    /// --deepest also the deepest win reachable from the start (plies to
+    /// the end of the game, computed from the tables).
+    Start {
+        #[command(flatten)]
+        tables: TableArgs,
+        /// Also compute the distance to the end of every won or lost
+        /// position and the deepest win reachable from the start.
+        #[arg(long)]
+        deepest: bool,
+    },
 }
 
 /// Run a `solver six` subcommand.
@@ -116,7 +129,7 @@ pub fn run(args: Args) -> CliResult {
         Command::Stats(t) => stats::<Six>(&t),
         Command::Verify(t) => verify::<Six>(&t),
         Command::Probe { position, tables } => probe::<Six>(&position, &tables),
-        Command::Start(t) => probe::<Six>(&[], &t),
+        Command::Start { tables, deepest } => start::<Six>(&tables, deepest),
     }
 }
 
@@ -127,7 +140,7 @@ fn rules<B: Board>(common: &Common) -> RuleSet {
         "morabaraba" => 12,
         _ => 9,
     };
-    RuleSet::new(stones, !common.no_flying)
+    RuleSet::new(common.stones.unwrap_or(stones), !common.no_flying)
 }
 
 fn position<B: Board>(words: &[String], rules: RuleSet) -> Result<Position, String> {
@@ -397,6 +410,49 @@ fn value_text(v: Value) -> String {
         (o, Some(d)) => format!("{} in {d}", o.as_str()),
         (o, None) => o.as_str().to_string(),
     }
+}
+
+fn start<B: Board>(args: &TableArgs, deepest: bool) -> CliResult {
+    if !deepest {
+        return probe::<B>(&[], args);
+    }
+    let (rules, sol) = load::<B>(args)?;
+    let started = Instant::now();
+    let depths = sol.depths().map_err(|e| e.to_string())?;
+    let win = sol
+        .deepest_reachable_win(&depths)
+        .map_err(|e| e.to_string())?;
+    let seconds = started.elapsed().as_secs_f64();
+    let start = game::start(rules);
+    let value = sol
+        .value(&start)
+        .ok_or("the start position's table is missing")?;
+    if args.common.json {
+        return print_json(&json!({
+            "variant": B::NAME,
+            "stones": rules.stones,
+            "flying": rules.flying,
+            "start": value.outcome().as_str(),
+            "reachable_positions": win.reachable,
+            "deepest_reachable_win_plies": win.plies,
+            "deepest_reachable_win_position": format_position::<B>(&win.position),
+            "deepest_reachable_moving_phase_win_plies": win.moving_plies,
+            "deepest_win_plies": win.any_plies,
+            "seconds": seconds,
+        }));
+    }
+    probe_position(&sol, rules, &start, false)?;
+    println!(
+        "{} positions reachable from the start (any play); the deepest reachable win takes {} plies to the end of the game with best play ({} in the moving phase alone):",
+        win.reachable, win.plies, win.moving_plies
+    );
+    print!("{}", draw::<B>(&win.position));
+    println!("{}", format_position::<B>(&win.position));
+    println!(
+        "The deepest win of all positions, reachable or not: {} plies ({seconds:.1} s)",
+        win.any_plies
+    );
+    Ok(())
 }
 
 fn probe<B: Board>(words: &[String], args: &TableArgs) -> CliResult {
