@@ -438,6 +438,7 @@ fn start<B: Board>(args: &TableArgs, deepest: bool) -> CliResult {
             "deepest_reachable_win_position": format_position::<B>(&win.position),
             "deepest_reachable_moving_phase_win_plies": win.moving_plies,
             "deepest_win_plies": win.any_plies,
+            "deepest_win_position": format_position::<B>(&win.any_position),
             "seconds": seconds,
         }));
     }
@@ -449,9 +450,12 @@ fn start<B: Board>(args: &TableArgs, deepest: bool) -> CliResult {
     print!("{}", draw::<B>(&win.position));
     println!("{}", format_position::<B>(&win.position));
     println!(
-        "The deepest win of all positions, reachable or not: {} plies ({seconds:.1} s)",
+        "The deepest win of all positions, reachable or not: {} plies:",
         win.any_plies
     );
+    print!("{}", draw::<B>(&win.any_position));
+    println!("{}", format_position::<B>(&win.any_position));
+    println!("({seconds:.1} s)");
     Ok(())
 }
 

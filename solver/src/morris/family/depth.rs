@@ -61,6 +61,8 @@ pub struct DeepestWin {
     pub moving_plies: u16,
     /// The deepest win of all positions, reachable or not.
     pub any_plies: u16,
+    /// A position with that distance (the first found).
+    pub any_position: Position,
 }
 
 impl<B: Board> Solution<B> {
@@ -409,50 +411,38 @@ impl<B: Board> Solution<B> {
                 }
             }
         }
-        let mut any_plies = 0;
+        let mut any: Option<(u16, TableId, u64)> = None;
+        let mut deeper = |d: u16, id: TableId, slot: usize| {
+            if any.is_none_or(|(b, _, _)| d > b) {
+                any = Some((d, id, slot as u64));
+            }
+        };
         for (s, d) in &depths.moving {
             let v = self.moving_table(*s)?;
             for (slot, &dd) in d.iter().enumerate() {
                 if v[slot].outcome() == Outcome::Win {
-                    any_plies = any_plies.max(dd);
+                    deeper(dd, TableId::Moving(*s), slot);
                 }
             }
         }
         for (s, d) in &depths.placement {
             for (slot, &dd) in d.iter().enumerate() {
                 if self.placement[s][slot] == Outcome::Win {
-                    any_plies = any_plies.max(dd);
+                    deeper(dd, TableId::Placement(*s), slot);
                 }
             }
         }
+        let (any_plies, any_id, any_slot) = any.unwrap_or((0, start, 0));
         let (plies, id, slot) = best.unwrap_or((0, start, 0));
-        let position = match id {
-            TableId::Moving(s) => {
-                let (us, them) = index::position::<B>(s, slot);
-                Position::from_mover(us, them, Color::White)
-            }
-            TableId::Placement(s) => {
-                let (us, them) = index::position::<B>(s.subspace(), slot);
-                let to_move = s.to_move();
-                let mut stones = [0; 2];
-                stones[to_move.index()] = us;
-                stones[to_move.other().index()] = them;
-                let mut hand = [0; 2];
-                hand[to_move.index()] = s.us_hand;
-                hand[to_move.other().index()] = s.them_hand;
-                Position {
-                    stones,
-                    hand,
-                    to_move,
-                }
-            }
-        };
+        let position = position_of::<B>(id, slot);
+        let any_position = position_of::<B>(any_id, any_slot);
         Ok(DeepestWin {
             plies,
             position,
             reachable,
             moving_plies: moving_best,
             any_plies,
+            any_position,
         })
     }
 }
@@ -475,4 +465,30 @@ impl Depths {
 /// The indices of the set flags.
 fn ones(flags: &[bool]) -> impl Iterator<Item = usize> + '_ {
     flags.iter().enumerate().filter(|(_, &f)| f).map(|(i, _)| i)
+}
+
+/// The position in `slot` of a table (a moving-phase position is shown
+/// with White to move).
+fn position_of<B: Board>(id: TableId, slot: u64) -> Position {
+    match id {
+        TableId::Moving(s) => {
+            let (us, them) = index::position::<B>(s, slot);
+            Position::from_mover(us, them, Color::White)
+        }
+        TableId::Placement(s) => {
+            let (us, them) = index::position::<B>(s.subspace(), slot);
+            let to_move = s.to_move();
+            let mut stones = [0; 2];
+            stones[to_move.index()] = us;
+            stones[to_move.other().index()] = them;
+            let mut hand = [0; 2];
+            hand[to_move.index()] = s.us_hand;
+            hand[to_move.other().index()] = s.them_hand;
+            Position {
+                stones,
+                hand,
+                to_move,
+            }
+        }
+    }
 }
