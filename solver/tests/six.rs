@@ -375,9 +375,16 @@ fn three_stone_game_matches_the_forward_solver() {
     check_reduced_game(3, false);
 }
 
+/// The 4-stone game: removals convert into the 3-stone pairs, then the
+/// flying phase. Without flying it runs with the ignored tests (time).
 #[test]
 fn four_stone_game_matches_the_forward_solver() {
     check_reduced_game(4, true);
+}
+
+#[test]
+#[ignore = "about 10 s more; run with --ignored"]
+fn four_stone_game_without_flying_matches_the_forward_solver() {
     check_reduced_game(4, false);
 }
 
@@ -400,5 +407,56 @@ fn files_refuse_another_rule_set() {
     .unwrap();
     let err = files::open::<Six>(&dir, other, id).unwrap_err();
     assert!(matches!(err, files::FilesError::Mismatch { .. }), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Run the `solver` binary; stdout and success.
+fn run_cli(args: &[&str]) -> (String, bool) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_solver"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        out.status.success(),
+    )
+}
+
+#[test]
+fn cli_perft_generate_and_start() {
+    // perft --json from the start against the oracle.
+    let (out, ok) = run_cli(&["six", "perft", "3", "--json"]);
+    assert!(ok);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        v["leaves"].as_u64().unwrap(),
+        oracle_perft(&State::start(6), &Rules::new(true), 3)
+    );
+    // A bad position is one error line and a failure.
+    let (_, ok) = run_cli(&["six", "show", "WWWWWWW......... w 0 0"]);
+    assert!(!ok);
+    // The 3-stone game through the files: its start value is the forward
+    // solver's.
+    let dir = std::env::temp_dir().join(format!("six-cli-test-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    for flying in [true, false] {
+        let mut args = vec!["six", "generate", "--stones", "3", "--dir", d, "--quiet"];
+        let mut start = vec!["six", "start", "--stones", "3", "--dir", d, "--json"];
+        if !flying {
+            args.push("--no-flying");
+            start.push("--no-flying");
+        }
+        assert!(run_cli(&args).1);
+        let (out, ok) = run_cli(&start);
+        assert!(ok);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let (_, values) = forward_solve(3, &Rules::new(flying));
+        let expected = match values[0] {
+            None => "draw",
+            Some((true, _)) => "win",
+            Some((false, _)) => "loss",
+        };
+        assert_eq!(v["outcome"], expected, "flying {flying}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

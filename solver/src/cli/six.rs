@@ -10,7 +10,7 @@ use crate::morris::family::game::{
     self, divide, draw, ending, format_position, legal_moves, move_text, parse_position, Ending,
 };
 use crate::morris::family::solve::Solution;
-use crate::morris::position::{Color, Position};
+use crate::morris::position::{Color, Move, Position};
 use crate::morris::sector::TableId;
 use crate::morris::variant::RuleSet;
 use clap::Subcommand;
@@ -51,6 +51,21 @@ pub struct TableArgs {
     pub dir: PathBuf,
     #[command(flatten)]
     pub common: Common,
+}
+
+/// Arguments of `solver six play`.
+#[derive(clap::Args, Debug)]
+pub struct PlayArgs {
+    /// The colour you play (white or black).
+    #[arg(long, default_value = "white")]
+    pub human: String,
+    /// Starting position text; the start position when omitted.
+    pub position: Vec<String>,
+    /// Stop after this many plies (a drawn game never ends by itself).
+    #[arg(long, default_value_t = 300)]
+    pub max_plies: u32,
+    #[command(flatten)]
+    pub tables: TableArgs,
 }
 
 /// Subcommands of `solver six`.
@@ -99,6 +114,9 @@ pub enum Command {
         #[command(flatten)]
         tables: TableArgs,
     },
+    /// Play against the perfect player in the terminal (moves as `c5`,
+    /// `c5-c4`, `c5-c4xe1`).
+    Play(PlayArgs),
     /// The value of the start position and of every opening move; with
     /// --deepest also the deepest win reachable from the start (plies to
     /// the end of the game, computed from the tables).
@@ -130,6 +148,7 @@ pub fn run(args: Args) -> CliResult {
         Command::Verify(t) => verify::<Six>(&t),
         Command::Probe { position, tables } => probe::<Six>(&position, &tables),
         Command::Start { tables, deepest } => start::<Six>(&tables, deepest),
+        Command::Play(args) => play::<Six>(&args),
     }
 }
 
@@ -465,6 +484,99 @@ fn probe<B: Board>(words: &[String], args: &TableArgs) -> CliResult {
     probe_position(&sol, rules, &pos, args.common.json)
 }
 
+/// Every legal move of `pos` with its value for the side to move (the
+/// successor's value, flipped; a removal converts, so its distance to
+/// conversion is one ply). Moves whose table is missing are left out.
+fn move_values<B: Board>(sol: &Solution<B>, rules: RuleSet, pos: &Position) -> Vec<(Move, Value)> {
+    legal_moves::<B>(pos, rules)
+        .into_iter()
+        .filter_map(|m| {
+            let next = game::apply(pos, m);
+            let v = match ending::<B>(&next, rules) {
+                Some(Ending::Loss(_)) => Value::loss(0),
+                Some(Ending::FullBoardDraw) => Value::DRAW,
+                None => sol.value(&next)?,
+            };
+            let after = |d: u16| if m.removal().is_some() { 1 } else { d + 1 };
+            let mine = match (v.outcome(), v.distance()) {
+                (Outcome::Loss, Some(d)) => Value::win(after(d)),
+                (Outcome::Win, Some(d)) => Value::loss(after(d)),
+                _ => Value::DRAW,
+            };
+            Some((m, mine))
+        })
+        .collect()
+}
+
+/// How good a value is for the side to move: the fastest win, then a
+/// draw, then the slowest loss.
+fn preference(v: Value) -> (u8, i32) {
+    match (v.outcome(), v.distance()) {
+        (Outcome::Win, d) => (2, -(d.unwrap_or(0) as i32)),
+        (Outcome::Draw, _) => (1, 0),
+        (Outcome::Loss, d) => (0, d.unwrap_or(0) as i32),
+    }
+}
+
+fn play<B: Board>(args: &PlayArgs) -> CliResult {
+    use std::io::BufRead;
+    let (rules, sol) = load::<B>(&args.tables)?;
+    let mut pos = position::<B>(&args.position, rules)?;
+    let human = match args.human.as_str() {
+        "white" => Color::White,
+        "black" => Color::Black,
+        other => return Err(format!("--human must be white or black, found `{other}`")),
+    };
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    for _ in 0..args.max_plies {
+        print!("{}", draw::<B>(&pos));
+        println!("{}", format_position::<B>(&pos));
+        if let Some(e) = ending::<B>(&pos, rules) {
+            println!(
+                "Game over: {} ({} to move).",
+                ending_text(e),
+                side(pos.to_move)
+            );
+            return Ok(());
+        }
+        let m = if pos.to_move == human {
+            println!("Your move ({} to move; `quit` ends):", side(pos.to_move));
+            loop {
+                let Some(line) = lines.next() else {
+                    return Ok(());
+                };
+                let line = line.map_err(|e| e.to_string())?;
+                if line.trim() == "quit" {
+                    return Ok(());
+                }
+                match game::parse_move::<B>(&pos, rules, &line) {
+                    Ok(m) => break m,
+                    Err(e) => println!("{e}"),
+                }
+            }
+        } else {
+            let (m, v) = move_values(&sol, rules, &pos)
+                .into_iter()
+                .max_by_key(|&(_, v)| preference(v))
+                .ok_or("no move has a value in the tables")?;
+            println!(
+                "{} plays {} ({})",
+                side(pos.to_move),
+                move_text::<B>(m),
+                value_text(v)
+            );
+            m
+        };
+        pos = game::apply(&pos, m);
+    }
+    println!(
+        "{} plies played: stopped (a draw by agreement).",
+        args.max_plies
+    );
+    Ok(())
+}
+
 /// Value of `pos` and of every move, from the side to move's view.
 fn probe_position<B: Board>(
     sol: &Solution<B>,
@@ -479,25 +591,9 @@ fn probe_position<B: Board>(
         None => sol.value(pos),
     };
     let value = value.ok_or("the position's table is not in the directory")?;
-    // Each move's value for the mover: the successor's value, flipped.
-    let moves: Vec<(String, Value)> = legal_moves::<B>(pos, rules)
+    let moves: Vec<(String, Value)> = move_values(sol, rules, pos)
         .into_iter()
-        .filter_map(|m| {
-            let next = game::apply(pos, m);
-            let v = match ending::<B>(&next, rules) {
-                Some(Ending::Loss(_)) => Value::loss(0),
-                Some(Ending::FullBoardDraw) => Value::DRAW,
-                None => sol.value(&next)?,
-            };
-            // A removal is a conversion: its distance is one ply.
-            let after = |d: u16| if m.removal().is_some() { 1 } else { d + 1 };
-            let mine = match (v.outcome(), v.distance()) {
-                (Outcome::Loss, Some(d)) => Value::win(after(d)),
-                (Outcome::Win, Some(d)) => Value::loss(after(d)),
-                _ => Value::DRAW,
-            };
-            Some((move_text::<B>(m), mine))
-        })
+        .map(|(m, v)| (move_text::<B>(m), v))
         .collect();
     let placing = pos.placing();
     if json {
