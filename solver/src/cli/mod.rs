@@ -6,6 +6,7 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+pub mod morabaraba;
 pub mod nine;
 pub mod nine_malom;
 pub mod nine_probe;
@@ -30,6 +31,8 @@ pub struct Cli {
 pub enum Game {
     /// Nine Men's Morris: rules engine, tablebases, probing, the start position.
     Nine(nine::Args),
+    /// Morabaraba (24 points with diagonals, 12 stones): rules and perft.
+    Morabaraba(morabaraba::Args),
     /// Six Men's Morris (16 points, 6 stones; flying on or off): rules,
     /// perft, the whole game solved, probing, the start position.
     Six(six::Args),
@@ -50,6 +53,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.game {
         Game::Nine(args) => nine::run(args),
+        Game::Morabaraba(args) => morabaraba::run(args),
         Game::Six(args) => six::run(args),
         Game::Three(args) => three::run(args),
         Game::Toguz(args) => toguz::run(args),

@@ -34,9 +34,10 @@ pub struct Common {
     /// Six Men's Morris sources do not fix the rule: both are supported.
     #[arg(long)]
     pub no_flying: bool,
-    /// The game with K stones a side (3..=6) instead of 6; its tables are
-    /// named apart (`six-flying-5-…`).
-    #[arg(long, value_name = "K")]
+    /// The game with K stones a side instead of the variant's own count (6
+    /// for Six Men's Morris, 12 for Morabaraba); its tables are named apart
+    /// (`six-flying-5-…`).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u8).range(3..=12))]
     pub stones: Option<u8>,
     /// Print JSON.
     #[arg(long)]
@@ -184,7 +185,7 @@ fn ending_text(e: Ending) -> String {
     }
 }
 
-fn show<B: Board>(words: &[String], common: &Common) -> CliResult {
+pub(crate) fn show<B: Board>(words: &[String], common: &Common) -> CliResult {
     let rules = rules::<B>(common);
     let pos = position::<B>(words, rules)?;
     let moves: Vec<String> = legal_moves::<B>(&pos, rules)
@@ -218,7 +219,7 @@ fn show<B: Board>(words: &[String], common: &Common) -> CliResult {
     Ok(())
 }
 
-fn perft<B: Board>(depth: u32, words: &[String], common: &Common) -> CliResult {
+pub(crate) fn perft<B: Board>(depth: u32, words: &[String], common: &Common) -> CliResult {
     let rules = rules::<B>(common);
     let pos = position::<B>(words, rules)?;
     let started = Instant::now();
