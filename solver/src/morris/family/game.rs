@@ -134,10 +134,14 @@ pub fn for_each_move<B: Board>(pos: &Position, rules: RuleSet, mut f: impl FnMut
     }
 }
 
-/// Every legal move, in generation order.
+/// Every legal move, in reading order of origin (placements first),
+/// destination and removal.
 pub fn legal_moves<B: Board>(pos: &Position, rules: RuleSet) -> Vec<Move> {
     let mut moves = Vec::new();
     for_each_move::<B>(pos, rules, |m| moves.push(m));
+    let order = &B::geometry().reading_order;
+    let rank = |p: Option<u8>| p.map_or(0, |p| 1 + order.iter().position(|&q| q == p).unwrap_or(0));
+    moves.sort_by_key(|m| (rank(m.from()), rank(Some(m.to())), rank(m.removal())));
     moves
 }
 
