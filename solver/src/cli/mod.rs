@@ -6,12 +6,14 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+pub mod morabaraba;
 pub mod nine;
 pub mod nine_malom;
 pub mod nine_probe;
 pub mod nine_tb;
 pub mod progress;
 pub mod serve;
+pub mod six;
 pub mod three;
 pub mod toguz;
 pub mod toguz_tb;
@@ -29,6 +31,11 @@ pub struct Cli {
 pub enum Game {
     /// Nine Men's Morris: rules engine, tablebases, probing, the start position.
     Nine(nine::Args),
+    /// Morabaraba (24 points with diagonals, 12 stones): rules and perft.
+    Morabaraba(morabaraba::Args),
+    /// Six Men's Morris (16 points, 6 stones; flying on or off): rules,
+    /// perft, the whole game solved, probing, the start position.
+    Six(six::Args),
     /// Three Men's Morris: complete in-memory solution.
     Three(three::Args),
     /// Toguz Kumalak: rules, PlayOK replay, perft and a parallel search.
@@ -46,6 +53,8 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.game {
         Game::Nine(args) => nine::run(args),
+        Game::Morabaraba(args) => morabaraba::run(args),
+        Game::Six(args) => six::run(args),
         Game::Three(args) => three::run(args),
         Game::Toguz(args) => toguz::run(args),
         Game::Serve(args) => serve::serve(args),

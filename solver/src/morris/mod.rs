@@ -1,9 +1,13 @@
-//! Mill games on bitboards: board geometry as data ([`geometry`]), the fast
-//! Nine Men's Morris tables ([`nine`]), positions and moves, forward and
-//! backward move generation, symmetries and the tablebase index.
+//! Mill games on bitboards: board geometry as data ([`geometry`]), boards
+//! as types for the hot loops ([`board`]) with the fast Nine Men's Morris
+//! tables ([`nine`]), rule sets ([`variant`]), positions and moves, forward
+//! and backward move generation, symmetries and the tablebase index; the
+//! other games of the family on the same engine ([`family`]).
 
 pub mod analysis;
+pub mod board;
 pub mod database;
+pub mod family;
 pub mod geometry;
 pub mod index;
 pub mod malom;
@@ -21,3 +25,4 @@ pub mod report;
 pub mod sector;
 pub mod svg;
 pub mod three;
+pub mod variant;

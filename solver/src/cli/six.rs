@@ -1,0 +1,640 @@
+//! `solver six` subcommands: Six Men's Morris (16 points, 6 stones) through
+//! the family engine ([`crate::morris::family`]), flying on or off. The
+//! verbs are written once, generic over the board, for the family's
+//! variants to share.
+
+use super::{print_json, CliResult};
+use crate::morris::board::{Board, Six};
+use crate::morris::family::files;
+use crate::morris::family::game::{
+    self, divide, draw, ending, format_position, legal_moves, move_text, parse_position, Ending,
+};
+use crate::morris::family::solve::Solution;
+use crate::morris::position::{Color, Move, Position};
+use crate::morris::sector::TableId;
+use crate::morris::variant::RuleSet;
+use clap::Subcommand;
+use serde_json::json;
+use std::path::PathBuf;
+use std::time::Instant;
+use tablebase::retro::Silent;
+use tablebase::{Outcome, Value};
+
+/// Arguments of `solver six`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Options every `solver six` verb shares.
+#[derive(clap::Args, Debug, Clone)]
+pub struct Common {
+    /// Play without flying (a side with 3 stones slides like any other).
+    /// Six Men's Morris sources do not fix the rule: both are supported.
+    #[arg(long)]
+    pub no_flying: bool,
+    /// The game with K stones a side instead of the variant's own count (6
+    /// for Six Men's Morris, 12 for Morabaraba); its tables are named apart
+    /// (`six-flying-5-…`).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u8).range(3..=12))]
+    pub stones: Option<u8>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Options of the verbs that use the tablebase directory.
+#[derive(clap::Args, Debug, Clone)]
+pub struct TableArgs {
+    /// Tablebase directory.
+    #[arg(long, default_value = "six-tables")]
+    pub dir: PathBuf,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// Arguments of `solver six play`.
+#[derive(clap::Args, Debug)]
+pub struct PlayArgs {
+    /// The colour you play (white or black).
+    #[arg(long, default_value = "white")]
+    pub human: String,
+    /// Starting position text; the start position when omitted.
+    pub position: Vec<String>,
+    /// Stop after this many plies (a drawn game never ends by itself).
+    #[arg(long, default_value_t = 300)]
+    pub max_plies: u32,
+    #[command(flatten)]
+    pub tables: TableArgs,
+}
+
+/// Subcommands of `solver six`.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Draw a position (16 characters W, B or . in reading order a5 c5 e5
+    /// b4 c4 d4 a3 b3 d3 e3 b2 c2 d2 a1 c1 e1, side to move, hands) and list
+    /// its legal moves.
+    Show {
+        /// Position text; the start position when omitted.
+        position: Vec<String>,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Count the leaves of the game tree to DEPTH plies (a finished game is
+    /// a leaf), with the count below each first move.
+    Perft {
+        /// Depth in plies (a move with its removal is one ply).
+        depth: u32,
+        /// Position text; the start position when omitted.
+        position: Vec<String>,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Solve the whole game (moving phase, then placement) and write every
+    /// table to the directory.
+    Generate {
+        #[command(flatten)]
+        tables: TableArgs,
+        /// Worker threads (default: one per core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// No per-table lines.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Per-table counts (positions, wins, draws, losses, longest win) of a
+    /// directory.
+    Stats(TableArgs),
+    /// Recompute every stored value from its successors and report mismatches.
+    Verify(TableArgs),
+    /// Value of a position and of each of its moves.
+    Probe {
+        /// Position text.
+        position: Vec<String>,
+        #[command(flatten)]
+        tables: TableArgs,
+    },
+    /// Play against the perfect player in the terminal (moves as `c5`,
+    /// `c5-c4`, `c5-c4xe1`).
+    Play(PlayArgs),
+    /// The value of the start position and of every opening move; with
+    /// --deepest also the deepest win reachable from the start (plies to
+    /// the end of the game, computed from the tables).
+    Start {
+        #[command(flatten)]
+        tables: TableArgs,
+        /// Also compute the distance to the end of every won or lost
+        /// position and the deepest win reachable from the start.
+        #[arg(long)]
+        deepest: bool,
+    },
+}
+
+/// Run a `solver six` subcommand.
+pub fn run(args: Args) -> CliResult {
+    match args.command {
+        Command::Show { position, common } => show::<Six>(&position, &common),
+        Command::Perft {
+            depth,
+            position,
+            common,
+        } => perft::<Six>(depth, &position, &common),
+        Command::Generate {
+            tables,
+            threads,
+            quiet,
+        } => generate::<Six>(&tables, threads, quiet),
+        Command::Stats(t) => stats::<Six>(&t),
+        Command::Verify(t) => verify::<Six>(&t),
+        Command::Probe { position, tables } => probe::<Six>(&position, &tables),
+        Command::Start { tables, deepest } => start::<Six>(&tables, deepest),
+        Command::Play(args) => play::<Six>(&args),
+    }
+}
+
+/// The standard rule set of board `B`'s variant, with flying as asked.
+fn rules<B: Board>(common: &Common) -> RuleSet {
+    let stones = match B::NAME {
+        "six" => 6,
+        "morabaraba" => 12,
+        _ => 9,
+    };
+    RuleSet::new(common.stones.unwrap_or(stones), !common.no_flying)
+}
+
+fn position<B: Board>(words: &[String], rules: RuleSet) -> Result<Position, String> {
+    if words.is_empty() {
+        Ok(game::start(rules))
+    } else {
+        parse_position::<B>(&words.join(" "), rules).map_err(|e| format!("bad position: {e}"))
+    }
+}
+
+fn side(color: Color) -> &'static str {
+    match color {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+fn ending_text(e: Ending) -> String {
+    match e {
+        Ending::Loss(o) => format!("the side to move has {} and loses", o.describe()),
+        Ending::FullBoardDraw => "the board is full: a draw".to_string(),
+    }
+}
+
+pub(crate) fn show<B: Board>(words: &[String], common: &Common) -> CliResult {
+    let rules = rules::<B>(common);
+    let pos = position::<B>(words, rules)?;
+    let moves: Vec<String> = legal_moves::<B>(&pos, rules)
+        .into_iter()
+        .map(move_text::<B>)
+        .collect();
+    let over = ending::<B>(&pos, rules);
+    if common.json {
+        return print_json(&json!({
+            "position": format_position::<B>(&pos),
+            "to_move": pos.to_move.name(),
+            "hand": pos.hand,
+            "flying": rules.flying,
+            "moves": moves,
+            "game_over": over.map(ending_text),
+        }));
+    }
+    print!("{}", draw::<B>(&pos));
+    println!("{}", format_position::<B>(&pos));
+    println!(
+        "{} to move; in hand: White {}, Black {}; flying {}",
+        side(pos.to_move),
+        pos.hand[0],
+        pos.hand[1],
+        if rules.flying { "on" } else { "off" }
+    );
+    match over {
+        Some(e) => println!("Game over: {}.", ending_text(e)),
+        None => println!("{} legal moves: {}", moves.len(), moves.join(" ")),
+    }
+    Ok(())
+}
+
+pub(crate) fn perft<B: Board>(depth: u32, words: &[String], common: &Common) -> CliResult {
+    let rules = rules::<B>(common);
+    let pos = position::<B>(words, rules)?;
+    let started = Instant::now();
+    let split = divide::<B>(&pos, rules, depth);
+    let total = if split.is_empty() {
+        game::perft::<B>(&pos, rules, depth)
+    } else {
+        split.iter().map(|(_, n)| n).sum()
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    if common.json {
+        let moves: serde_json::Map<String, serde_json::Value> = split
+            .iter()
+            .map(|(m, n)| (move_text::<B>(*m), json!(n)))
+            .collect();
+        return print_json(&json!({
+            "position": format_position::<B>(&pos),
+            "depth": depth,
+            "flying": rules.flying,
+            "leaves": total,
+            "moves": moves,
+            "seconds": seconds,
+        }));
+    }
+    print!("{}", draw::<B>(&pos));
+    println!("{}", format_position::<B>(&pos));
+    for (m, n) in &split {
+        println!("{:<10} {n}", move_text::<B>(*m));
+    }
+    println!("perft {depth}: {total} leaves ({seconds:.3} s)");
+    Ok(())
+}
+
+fn table_name(id: TableId) -> String {
+    match id {
+        TableId::Moving(s) => format!("moving {}-{}", s.us, s.them),
+        TableId::Placement(s) => format!(
+            "placement {}-{} in hand {}-{}",
+            s.us, s.them, s.us_hand, s.them_hand
+        ),
+    }
+}
+
+fn generate<B: Board>(args: &TableArgs, threads: Option<usize>, quiet: bool) -> CliResult {
+    let rules = rules::<B>(&args.common);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .map_err(|e| e.to_string())?;
+    let started = Instant::now();
+    let json = args.common.json;
+    let sol = pool.install(|| {
+        Solution::<B>::solve(rules, true, &Silent, |r| {
+            if !quiet && !json {
+                println!(
+                    "{:<32} {:>10} slots  W {:>9} D {:>9} L {:>9}  longest win {:>3}  {:.2} s",
+                    table_name(r.id),
+                    r.slots,
+                    r.wdl[0],
+                    r.wdl[1],
+                    r.wdl[2],
+                    r.longest_win,
+                    r.seconds
+                );
+            }
+        })
+    });
+    let sol = sol.map_err(|e| e.to_string())?;
+    let solved = started.elapsed().as_secs_f64();
+    let bytes = pool
+        .install(|| files::write::<B>(&args.dir, &sol))
+        .map_err(|e| e.to_string())?;
+    let slots: u64 = sol.reports.iter().map(|r| r.slots).sum();
+    let start = sol.value(&game::start(rules));
+    if json {
+        return print_json(&json!({
+            "variant": B::NAME,
+            "flying": rules.flying,
+            "tables": sol.reports.len(),
+            "slots": slots,
+            "bytes": bytes,
+            "seconds": solved,
+            "start": start.map(value_text),
+        }));
+    }
+    println!(
+        "{} tables, {slots} slots solved in {solved:.1} s; {bytes} bytes written to {}",
+        sol.reports.len(),
+        args.dir.display()
+    );
+    if let Some(v) = start {
+        println!("Start position: {}", value_text(v));
+    }
+    Ok(())
+}
+
+fn load<B: Board>(args: &TableArgs) -> Result<(RuleSet, Solution<B>), String> {
+    let rules = rules::<B>(&args.common);
+    let sol = files::load::<B>(&args.dir, rules).map_err(|e| e.to_string())?;
+    Ok((rules, sol))
+}
+
+fn stats<B: Board>(args: &TableArgs) -> CliResult {
+    let rules = rules::<B>(&args.common);
+    let mut rows = Vec::new();
+    let mut total = [0u64; 5];
+    for id in files::tables(rules) {
+        let table = files::open::<B>(&args.dir, rules, id).map_err(|e| e.to_string())?;
+        let h = table.header().clone();
+        total[0] += h.positions;
+        total[1] += h.wins;
+        total[2] += h.draws;
+        total[3] += h.losses;
+        total[4] += table.bytes();
+        rows.push((id, h, table.bytes()));
+    }
+    if args.common.json {
+        let tables: Vec<_> = rows
+            .iter()
+            .map(|(id, h, bytes)| {
+                json!({
+                    "table": h.label,
+                    "kind": if matches!(id, TableId::Moving(_)) { "moving" } else { "placement" },
+                    "positions": h.positions,
+                    "wins": h.wins,
+                    "draws": h.draws,
+                    "losses": h.losses,
+                    "longest_win": h.max_win,
+                    "longest_loss": h.max_loss,
+                    "bytes": bytes,
+                })
+            })
+            .collect();
+        return print_json(&json!({
+            "variant": B::NAME,
+            "flying": rules.flying,
+            "tables": tables,
+            "positions": total[0],
+            "wins": total[1],
+            "draws": total[2],
+            "losses": total[3],
+            "bytes": total[4],
+        }));
+    }
+    println!(
+        "{:<32} {:>10} {:>10} {:>10} {:>10} {:>5} {:>9}",
+        "table", "positions", "wins", "draws", "losses", "win", "bytes"
+    );
+    for (id, h, bytes) in &rows {
+        println!(
+            "{:<32} {:>10} {:>10} {:>10} {:>10} {:>5} {:>9}",
+            table_name(*id),
+            h.positions,
+            h.wins,
+            h.draws,
+            h.losses,
+            h.max_win,
+            bytes
+        );
+    }
+    println!(
+        "{:<32} {:>10} {:>10} {:>10} {:>10} {:>5} {:>9}",
+        "total", total[0], total[1], total[2], total[3], "", total[4]
+    );
+    Ok(())
+}
+
+fn verify<B: Board>(args: &TableArgs) -> CliResult {
+    let (rules, sol) = load::<B>(args)?;
+    let started = Instant::now();
+    let report = sol.verify().map_err(|e| e.to_string())?;
+    let checked: u64 = report.iter().map(|r| r.1).sum();
+    let bad: u64 = report.iter().map(|r| r.2).sum();
+    let seconds = started.elapsed().as_secs_f64();
+    if args.common.json {
+        print_json(&json!({
+            "variant": B::NAME,
+            "flying": rules.flying,
+            "tables": report.len(),
+            "checked": checked,
+            "mismatches": bad,
+            "seconds": seconds,
+        }))?;
+    } else {
+        for (id, n, b) in &report {
+            if *b > 0 {
+                println!("{}: {b} of {n} values differ", table_name(*id));
+            }
+        }
+        println!(
+            "{} tables, {checked} values recomputed from their successors, {bad} mismatches ({seconds:.1} s)",
+            report.len()
+        );
+    }
+    if bad > 0 {
+        Err(format!(
+            "{bad} stored values differ from their recomputation"
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+/// A value in words: "win in 5 plies (to conversion)", "draw", ….
+fn value_text(v: Value) -> String {
+    match (v.outcome(), v.distance()) {
+        (Outcome::Draw, _) => "draw".to_string(),
+        (o, Some(d)) => format!("{} in {d}", o.as_str()),
+        (o, None) => o.as_str().to_string(),
+    }
+}
+
+fn start<B: Board>(args: &TableArgs, deepest: bool) -> CliResult {
+    if !deepest {
+        return probe::<B>(&[], args);
+    }
+    let (rules, sol) = load::<B>(args)?;
+    let started = Instant::now();
+    let depths = sol.depths().map_err(|e| e.to_string())?;
+    let win = sol
+        .deepest_reachable_win(&depths)
+        .map_err(|e| e.to_string())?;
+    let seconds = started.elapsed().as_secs_f64();
+    let start = game::start(rules);
+    let value = sol
+        .value(&start)
+        .ok_or("the start position's table is missing")?;
+    if args.common.json {
+        return print_json(&json!({
+            "variant": B::NAME,
+            "stones": rules.stones,
+            "flying": rules.flying,
+            "start": value.outcome().as_str(),
+            "reachable_positions": win.reachable,
+            "deepest_reachable_win_plies": win.plies,
+            "deepest_reachable_win_position": format_position::<B>(&win.position),
+            "deepest_reachable_moving_phase_win_plies": win.moving_plies,
+            "deepest_win_plies": win.any_plies,
+            "deepest_win_position": format_position::<B>(&win.any_position),
+            "seconds": seconds,
+        }));
+    }
+    probe_position(&sol, rules, &start, false)?;
+    println!(
+        "{} positions reachable from the start (any play); the deepest reachable win takes {} plies to the end of the game with best play ({} in the moving phase alone):",
+        win.reachable, win.plies, win.moving_plies
+    );
+    print!("{}", draw::<B>(&win.position));
+    println!("{}", format_position::<B>(&win.position));
+    println!(
+        "The deepest win of all positions, reachable or not: {} plies:",
+        win.any_plies
+    );
+    print!("{}", draw::<B>(&win.any_position));
+    println!("{}", format_position::<B>(&win.any_position));
+    println!("({seconds:.1} s)");
+    Ok(())
+}
+
+fn probe<B: Board>(words: &[String], args: &TableArgs) -> CliResult {
+    let (rules, sol) = load::<B>(args)?;
+    let pos = position::<B>(words, rules)?;
+    probe_position(&sol, rules, &pos, args.common.json)
+}
+
+/// Every legal move of `pos` with its value for the side to move (the
+/// successor's value, flipped; a removal converts, so its distance to
+/// conversion is one ply). Moves whose table is missing are left out.
+fn move_values<B: Board>(sol: &Solution<B>, rules: RuleSet, pos: &Position) -> Vec<(Move, Value)> {
+    legal_moves::<B>(pos, rules)
+        .into_iter()
+        .filter_map(|m| {
+            let next = game::apply(pos, m);
+            let v = match ending::<B>(&next, rules) {
+                Some(Ending::Loss(_)) => Value::loss(0),
+                Some(Ending::FullBoardDraw) => Value::DRAW,
+                None => sol.value(&next)?,
+            };
+            let after = |d: u16| if m.removal().is_some() { 1 } else { d + 1 };
+            let mine = match (v.outcome(), v.distance()) {
+                (Outcome::Loss, Some(d)) => Value::win(after(d)),
+                (Outcome::Win, Some(d)) => Value::loss(after(d)),
+                _ => Value::DRAW,
+            };
+            Some((m, mine))
+        })
+        .collect()
+}
+
+/// How good a value is for the side to move: the fastest win, then a
+/// draw, then the slowest loss.
+fn preference(v: Value) -> (u8, i32) {
+    match (v.outcome(), v.distance()) {
+        (Outcome::Win, d) => (2, -(d.unwrap_or(0) as i32)),
+        (Outcome::Draw, _) => (1, 0),
+        (Outcome::Loss, d) => (0, d.unwrap_or(0) as i32),
+    }
+}
+
+fn play<B: Board>(args: &PlayArgs) -> CliResult {
+    use std::io::BufRead;
+    let (rules, sol) = load::<B>(&args.tables)?;
+    let mut pos = position::<B>(&args.position, rules)?;
+    let human = match args.human.as_str() {
+        "white" => Color::White,
+        "black" => Color::Black,
+        other => return Err(format!("--human must be white or black, found `{other}`")),
+    };
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    for _ in 0..args.max_plies {
+        print!("{}", draw::<B>(&pos));
+        println!("{}", format_position::<B>(&pos));
+        if let Some(e) = ending::<B>(&pos, rules) {
+            println!(
+                "Game over: {} ({} to move).",
+                ending_text(e),
+                side(pos.to_move)
+            );
+            return Ok(());
+        }
+        let m = if pos.to_move == human {
+            println!("Your move ({} to move; `quit` ends):", side(pos.to_move));
+            loop {
+                let Some(line) = lines.next() else {
+                    return Ok(());
+                };
+                let line = line.map_err(|e| e.to_string())?;
+                if line.trim() == "quit" {
+                    return Ok(());
+                }
+                match game::parse_move::<B>(&pos, rules, &line) {
+                    Ok(m) => break m,
+                    Err(e) => println!("{e}"),
+                }
+            }
+        } else {
+            let (m, v) = move_values(&sol, rules, &pos)
+                .into_iter()
+                .max_by_key(|&(_, v)| preference(v))
+                .ok_or("no move has a value in the tables")?;
+            println!(
+                "{} plays {} ({})",
+                side(pos.to_move),
+                move_text::<B>(m),
+                value_text(v)
+            );
+            m
+        };
+        pos = game::apply(&pos, m);
+    }
+    println!(
+        "{} plies played: stopped (a draw by agreement).",
+        args.max_plies
+    );
+    Ok(())
+}
+
+/// Value of `pos` and of every move, from the side to move's view.
+fn probe_position<B: Board>(
+    sol: &Solution<B>,
+    rules: RuleSet,
+    pos: &Position,
+    json: bool,
+) -> CliResult {
+    let over = ending::<B>(pos, rules);
+    let value = match over {
+        Some(Ending::Loss(_)) => Some(Value::loss(0)),
+        Some(Ending::FullBoardDraw) => Some(Value::DRAW),
+        None => sol.value(pos),
+    };
+    let value = value.ok_or("the position's table is not in the directory")?;
+    let moves: Vec<(String, Value)> = move_values(sol, rules, pos)
+        .into_iter()
+        .map(|(m, v)| (move_text::<B>(m), v))
+        .collect();
+    let placing = pos.placing();
+    if json {
+        let list: Vec<_> = moves
+            .iter()
+            .map(|(m, v)| json!({"move": m, "outcome": v.outcome().as_str(), "distance": v.distance()}))
+            .collect();
+        return print_json(&json!({
+            "variant": B::NAME,
+            "flying": rules.flying,
+            "position": format_position::<B>(pos),
+            "outcome": value.outcome().as_str(),
+            "distance": if placing { None } else { value.distance() },
+            "distance_kind": if placing { "none (placement tables hold outcomes)" } else { "plies to conversion" },
+            "moves": list,
+        }));
+    }
+    print!("{}", draw::<B>(pos));
+    println!("{}", format_position::<B>(pos));
+    let text = |v: Value| {
+        if placing {
+            v.outcome().as_str().to_string()
+        } else {
+            value_text(v)
+        }
+    };
+    println!(
+        "{} to move, flying {}: {}",
+        side(pos.to_move),
+        if rules.flying { "on" } else { "off" },
+        text(value)
+    );
+    if let Some(e) = over {
+        println!("Game over: {}.", ending_text(e));
+    }
+    for (m, v) in &moves {
+        println!("  {m:<12} {}", text(*v));
+    }
+    if !placing {
+        println!("(distances in plies to the next removal or the end of the game)");
+    }
+    Ok(())
+}

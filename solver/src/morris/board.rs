@@ -1,0 +1,321 @@
+//! The boards of the mill family as types, for compile-time specialisation:
+//! the [`Board`] trait gives the hot loops (move and unmove generation,
+//! symmetry) what they ask of a board, and generic code is monomorphised
+//! per board, as shakmaty-syzygy's `Syzygy` trait does per chess variant.
+//!
+//! [`Nine`] answers from the constant tables and bit tricks of
+//! [`super::nine`], so Nine Men's Morris code compiled through the trait is
+//! the code it was before. [`Six`] and [`Morabaraba`] answer from
+//! [`BoardTables`] built once from their [`Geometry`] (points, edges, mills
+//! and the computed symmetry group).
+
+use super::geometry::{Bits, Geometry};
+use super::nine;
+use std::sync::LazyLock;
+
+/// What the hot loops need to know about a board.
+pub trait Board: Copy + Send + Sync + 'static {
+    /// Name of the board, as in file names and labels (`"nine"`).
+    const NAME: &'static str;
+    /// Number of points.
+    const POINTS: usize;
+    /// Every point.
+    const FULL: Bits;
+    /// Number of symmetries (the order of the automorphism group).
+    const SYMMETRIES: usize;
+
+    /// The board as data (names, edges, mills, symmetries).
+    fn geometry() -> &'static Geometry;
+
+    /// Points adjacent to `point`.
+    fn adjacent(point: usize) -> Bits;
+
+    /// Does the stone at `point` form a mill with the other stones of
+    /// `bits` (which must contain `point`)?
+    fn in_mill(bits: Bits, point: usize) -> bool;
+
+    /// Every stone of `bits` that is part of a mill of `bits`.
+    fn stones_in_mills(bits: Bits) -> Bits;
+
+    /// Apply symmetry `op` (`0..SYMMETRIES`, 0 the identity) to a bitboard.
+    fn transform(op: usize, bits: Bits) -> Bits;
+
+    /// Stones of `them` that may be removed: those not in a mill, or all
+    /// of them when every stone is in a mill.
+    #[inline(always)]
+    fn removable(them: Bits) -> Bits {
+        let free = them & !Self::stones_in_mills(them);
+        if free != 0 {
+            free
+        } else {
+            them
+        }
+    }
+
+    /// Destinations of a stone on `from`: adjacent empty points, or every
+    /// empty point when its side flies.
+    #[inline(always)]
+    fn destinations(from: usize, empty: Bits, flies: bool) -> Bits {
+        if flies {
+            empty
+        } else {
+            Self::adjacent(from) & empty
+        }
+    }
+}
+
+/// The Nine Men's Morris board (constant tables of [`super::nine`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Nine;
+
+static NINE_GEOMETRY: LazyLock<Geometry> = LazyLock::new(Geometry::nine);
+
+impl Board for Nine {
+    const NAME: &'static str = "nine";
+    const POINTS: usize = 24;
+    const FULL: Bits = nine::FULL;
+    const SYMMETRIES: usize = nine::SYMMETRIES;
+
+    fn geometry() -> &'static Geometry {
+        &NINE_GEOMETRY
+    }
+
+    #[inline(always)]
+    fn adjacent(point: usize) -> Bits {
+        nine::ADJACENT[point]
+    }
+
+    #[inline(always)]
+    fn in_mill(bits: Bits, point: usize) -> bool {
+        nine::in_mill(bits, point)
+    }
+
+    #[inline(always)]
+    fn stones_in_mills(bits: Bits) -> Bits {
+        nine::stones_in_mills(bits)
+    }
+
+    #[inline(always)]
+    fn transform(op: usize, bits: Bits) -> Bits {
+        nine::transform(op, bits)
+    }
+
+    #[inline(always)]
+    fn removable(them: Bits) -> Bits {
+        nine::removable(them)
+    }
+
+    #[inline(always)]
+    fn destinations(from: usize, empty: Bits, flies: bool) -> Bits {
+        nine::destinations(from, empty, flies)
+    }
+}
+
+/// Most mills through one point on any board of the family (a Morabaraba
+/// corner lies on three).
+const MAX_MILLS_AT: usize = 3;
+
+/// Hot-path tables of a board built from its [`Geometry`]: adjacency, the
+/// mills through each point, and every symmetry as four byte tables (the
+/// image of a bitboard is the OR of the images of its bytes).
+#[derive(Debug, Clone)]
+pub struct BoardTables {
+    /// The board as data.
+    pub geometry: Geometry,
+    adjacent: [Bits; 32],
+    /// Mills through each point, padded with [`Bits::MAX`] (never
+    /// contained in a bitboard of a board with fewer than 32 points).
+    mills_at: [[Bits; MAX_MILLS_AT]; 32],
+    /// `bytes[op][j][b]`: the image under `op` of byte `j` holding `b`.
+    bytes: Vec<[[Bits; 256]; 4]>,
+}
+
+impl BoardTables {
+    /// Build the tables of a board (fewer than 32 points, at most three
+    /// mills through a point).
+    pub fn new(geometry: Geometry) -> BoardTables {
+        assert!(geometry.points() < 32, "a board has fewer than 32 points");
+        let mut adjacent = [0; 32];
+        let mut mills_at = [[Bits::MAX; MAX_MILLS_AT]; 32];
+        for p in 0..geometry.points() {
+            adjacent[p] = geometry.adjacent[p];
+            let through: Vec<Bits> = geometry
+                .mills
+                .iter()
+                .copied()
+                .filter(|m| m >> p & 1 == 1)
+                .collect();
+            assert!(through.len() <= MAX_MILLS_AT, "too many mills at a point");
+            mills_at[p][..through.len()].copy_from_slice(&through);
+        }
+        let bytes = (0..geometry.symmetries.len())
+            .map(|op| {
+                let mut t = [[0; 256]; 4];
+                for (j, table) in t.iter_mut().enumerate() {
+                    for (b, image) in table.iter_mut().enumerate() {
+                        let bits = ((b as Bits) << (8 * j)) & geometry.full();
+                        *image = geometry.transform(op, bits);
+                    }
+                }
+                t
+            })
+            .collect();
+        BoardTables {
+            geometry,
+            adjacent,
+            mills_at,
+            bytes,
+        }
+    }
+
+    /// Does the stone at `point` close a mill of `bits`?
+    #[inline(always)]
+    pub fn in_mill(&self, bits: Bits, point: usize) -> bool {
+        let [a, b, c] = self.mills_at[point];
+        bits & a == a || bits & b == b || bits & c == c
+    }
+
+    /// Every stone of `bits` that is part of a mill of `bits`.
+    #[inline]
+    pub fn stones_in_mills(&self, bits: Bits) -> Bits {
+        let mut out = 0;
+        for &m in &self.geometry.mills {
+            if bits & m == m {
+                out |= m;
+            }
+        }
+        out
+    }
+
+    /// Apply symmetry `op` to a bitboard.
+    #[inline(always)]
+    pub fn transform(&self, op: usize, bits: Bits) -> Bits {
+        let t = &self.bytes[op];
+        t[0][(bits & 0xFF) as usize]
+            | t[1][(bits >> 8 & 0xFF) as usize]
+            | t[2][(bits >> 16 & 0xFF) as usize]
+            | t[3][(bits >> 24) as usize]
+    }
+}
+
+/// Define a board whose tables are built from its geometry on first use.
+macro_rules! data_board {
+    ($(#[$doc:meta])* $ty:ident, $tables:ident, $name:literal, $points:literal, $syms:literal, $build:expr) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+        pub struct $ty;
+
+        static $tables: LazyLock<BoardTables> = LazyLock::new(|| BoardTables::new($build));
+
+        impl Board for $ty {
+            const NAME: &'static str = $name;
+            const POINTS: usize = $points;
+            const FULL: Bits = (1 << $points) - 1;
+            const SYMMETRIES: usize = $syms;
+
+            fn geometry() -> &'static Geometry {
+                &$tables.geometry
+            }
+
+            #[inline(always)]
+            fn adjacent(point: usize) -> Bits {
+                $tables.adjacent[point]
+            }
+
+            #[inline(always)]
+            fn in_mill(bits: Bits, point: usize) -> bool {
+                $tables.in_mill(bits, point)
+            }
+
+            #[inline(always)]
+            fn stones_in_mills(bits: Bits) -> Bits {
+                $tables.stones_in_mills(bits)
+            }
+
+            #[inline(always)]
+            fn transform(op: usize, bits: Bits) -> Bits {
+                $tables.transform(op, bits)
+            }
+        }
+    };
+}
+
+data_board!(
+    /// The Six Men's Morris board: 16 points (tables built from data).
+    Six,
+    SIX_TABLES,
+    "six",
+    16,
+    16,
+    Geometry::six()
+);
+
+data_board!(
+    /// The Morabaraba board: Nine Men's Morris plus four diagonals (tables
+    /// built from data).
+    Morabaraba,
+    MORABARABA_TABLES,
+    "morabaraba",
+    24,
+    16,
+    Geometry::morabaraba()
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The trait's answers agree with the board's data, point by point and
+    /// on pseudo-random bitboards.
+    fn check<B: Board>() {
+        let g = B::geometry();
+        assert_eq!(g.name, B::NAME);
+        assert_eq!(g.points(), B::POINTS);
+        assert_eq!(g.full(), B::FULL);
+        assert_eq!(g.symmetries.len(), B::SYMMETRIES);
+        for p in 0..B::POINTS {
+            assert_eq!(B::adjacent(p), g.adjacent[p]);
+        }
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let bits = (x as Bits & (x >> 32) as Bits) & B::FULL;
+            assert_eq!(B::stones_in_mills(bits), g.stones_in_mills(bits));
+            for p in 0..B::POINTS {
+                let with = bits | 1 << p;
+                let closes = g.mills.iter().any(|&m| m >> p & 1 == 1 && with & m == m);
+                assert_eq!(B::in_mill(with, p), closes);
+            }
+            for op in 0..B::SYMMETRIES {
+                assert_eq!(B::transform(op, bits), g.transform(op, bits));
+            }
+        }
+    }
+
+    #[test]
+    fn boards_agree_with_their_geometry() {
+        check::<Six>();
+        check::<Morabaraba>();
+    }
+
+    #[test]
+    fn nine_constant_tables_are_the_same_group() {
+        // The fast maps of `nine` are numbered differently from the
+        // computed group; as sets they are equal.
+        let g = Nine::geometry();
+        let mut fast: Vec<Vec<u8>> = (0..Nine::SYMMETRIES)
+            .map(|op| {
+                (0..24)
+                    .map(|p| Nine::transform(op, 1 << p).trailing_zeros() as u8)
+                    .collect()
+            })
+            .collect();
+        fast.sort();
+        assert_eq!(fast, g.symmetries);
+        for p in 0..24 {
+            assert_eq!(Nine::adjacent(p), g.adjacent[p]);
+        }
+    }
+}
