@@ -6,7 +6,7 @@ use super::{parse_position, print_json, CliResult};
 use crate::morris::analysis::{table_mib, Analyst, SearchOptions, Source};
 use crate::morris::movegen::{apply, game_over};
 use crate::morris::notation::{draw_nine, parse_move};
-use crate::morris::placement::PlacementSearch;
+use crate::morris::placement::{MoveOrder, PlacementSearch};
 use crate::morris::position::{Color, Position};
 use crate::morris::probe::Tablebases;
 use serde_json::json;
@@ -100,6 +100,12 @@ pub struct StartArgs {
     /// placement tables the search always runs.
     #[arg(long)]
     pub search: bool,
+    /// Search with a second move ordering: inside each class of moves
+    /// (closings, blocks, open twos) a pseudo-random order seeded by SEED
+    /// instead of history and mobility. Slower; the same value by other
+    /// paths, to check a proof twice.
+    #[arg(long, value_name = "SEED")]
+    pub shuffle: Option<u64>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -311,7 +317,11 @@ pub fn start(args: StartArgs) -> CliResult {
         eprintln!("tables loaded in {load_seconds:.1} s; searching...");
     }
     let started = Instant::now();
+    let order = args
+        .shuffle
+        .map_or(MoveOrder::Heuristic, MoveOrder::Shuffled);
     let mut search = PlacementSearch::with_table_mib(&tb, table_mib(&pos, args.hash_mib))
+        .with_order(order)
         .with_threads(threads)?
         .with_progress(1 << 24, move |s| {
             if !quiet {
@@ -337,7 +347,7 @@ pub fn start(args: StartArgs) -> CliResult {
             "position": pos.to_string(), "value": value.as_str(), "nodes": s.nodes,
             "probes": s.probes, "tt_entries": s.tt_entries, "seconds": seconds,
             "threads": threads, "load_seconds": load_seconds, "source": "search",
-            "tables": from_tables.map(|t| t.as_str()),
+            "tables": from_tables.map(|t| t.as_str()), "shuffle": args.shuffle,
         }));
     }
     println!(
@@ -350,8 +360,12 @@ pub fn start(args: StartArgs) -> CliResult {
         }
     );
     println!(
-        "proof: {} nodes, {} tablebase probes, {} transposition entries, {seconds:.1} s on {threads} thread(s) (tables loaded in {load_seconds:.1} s before)",
-        s.nodes, s.probes, s.tt_entries
+        "proof: {} nodes, {} tablebase probes, {} transposition entries, {seconds:.1} s on {threads} thread(s) (tables loaded in {load_seconds:.1} s before){}",
+        s.nodes,
+        s.probes,
+        s.tt_entries,
+        args.shuffle
+            .map_or(String::new(), |seed| format!("; moves shuffled with seed {seed}"))
     );
     Ok(())
 }

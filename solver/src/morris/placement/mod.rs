@@ -18,6 +18,7 @@ use super::nine::inverse;
 use super::position::{Move, Position};
 use super::probe::{ProbeError, Tablebases};
 use order::History;
+pub use order::MoveOrder;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
@@ -115,6 +116,7 @@ pub struct PlacementSearch<'a> {
     table: Table,
     pool: Option<rayon::ThreadPool>,
     split_depth: u8,
+    order: MoveOrder,
     progress: Option<(u64, Mutex<Reporter<'a>>)>,
     nodes: AtomicU64,
     probes: AtomicU64,
@@ -168,6 +170,7 @@ impl<'a> PlacementSearch<'a> {
             table: Table::new(bits),
             pool: None,
             split_depth: SPLIT_DEPTH,
+            order: MoveOrder::Heuristic,
             progress: None,
             nodes: AtomicU64::new(0),
             probes: AtomicU64::new(0),
@@ -196,6 +199,13 @@ impl<'a> PlacementSearch<'a> {
     /// subtrees are not worth a task).
     pub fn with_split_depth(mut self, depth: u8) -> PlacementSearch<'a> {
         self.split_depth = depth;
+        self
+    }
+
+    /// Order the moves of every node by `order` (default
+    /// [`MoveOrder::Heuristic`]); any order gives the same values.
+    pub fn with_order(mut self, order: MoveOrder) -> PlacementSearch<'a> {
+        self.order = order;
         self
     }
 
@@ -249,7 +259,7 @@ impl<'a> PlacementSearch<'a> {
         let mut moves = Vec::new();
         for_each_move(pos, self.tb.rules(), |m| moves.push(m));
         let history = History::new();
-        moves.sort_by_key(|&m| std::cmp::Reverse(order::score(pos, m, &history)));
+        moves.sort_by_key(|&m| std::cmp::Reverse(order::score(pos, m, &history, self.order)));
         for m in moves {
             // Does the move keep the value? (The opponent's value after it
             // is at most -value: a null window just above -value.)
@@ -351,7 +361,7 @@ impl<'a> PlacementSearch<'a> {
             let s = if Some(m) == tt_move {
                 i64::MAX
             } else {
-                order::score(pos, m, &w.history)
+                order::score(pos, m, &w.history, self.order)
             };
             moves.push((s, m));
         });

@@ -3,6 +3,11 @@
 //! a stone from an open two of the opponent first), then blocks of the
 //! opponent's open twos, then our new open twos, then the history of
 //! moves that cut off before, then busy points.
+//!
+//! A second ordering, [`MoveOrder::Shuffled`], keeps the classes (closings,
+//! blocks, twos) but orders the moves inside a class by a seeded
+//! pseudo-random key instead of history and mobility: the same proof
+//! reached along different paths, to check a new result twice.
 
 use crate::morris::nine::{ADJACENT, MILLS_AT};
 use crate::morris::position::{Move, Position};
@@ -41,27 +46,73 @@ impl History {
     }
 }
 
-/// Ordering score of the placement `m` in `pos`; larger is tried first.
+/// How the search orders the moves of a node (after the transposition
+/// table's move).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MoveOrder {
+    /// Classes (mill closings, blocks, open twos), then the history of
+    /// cutoffs, then busy points: the fast default.
+    #[default]
+    Heuristic,
+    /// The same classes, then a pseudo-random key seeded by the value
+    /// (no history, no mobility).
+    Shuffled(u64),
+}
+
+/// A 32-bit pseudo-random key of the move `m` of `pos` under `seed`
+/// (splitmix64 of the move, the side to move and the seed).
 #[inline]
-pub(super) fn score(pos: &Position, m: Move, history: &History) -> i64 {
+fn shuffle_key(pos: &Position, m: Move, seed: u64) -> i64 {
+    let removal = m.removal().map_or(31, u64::from);
+    let mut z = seed
+        ^ (u64::from(m.to()) | removal << 8 | (pos.to_move.index() as u64) << 16)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    ((z ^ (z >> 31)) & 0xFFFF_FFFF) as i64
+}
+
+/// Ordering score of the placement `m` in `pos` under `order`; larger is
+/// tried first.
+#[inline]
+pub(super) fn score(pos: &Position, m: Move, history: &History, order: MoveOrder) -> i64 {
+    let to = m.to() as usize;
+    let (class, removal_mobility) = class(pos, m);
+    match order {
+        MoveOrder::Heuristic => {
+            let us = pos.us();
+            class
+                + removal_mobility
+                + ((history.get(pos, to) as i64) << 4)
+                + ADJACENT[to].count_ones() as i64
+                + 2 * (ADJACENT[to] & us).count_ones() as i64
+        }
+        MoveOrder::Shuffled(seed) => class + shuffle_key(pos, m, seed),
+    }
+}
+
+/// The class of the placement `m` in `pos` (from bit 32 up: closings by the
+/// threat they kill, then blocks, then open twos) and, for a closing, the
+/// free points around the stone it takes.
+#[inline]
+fn class(pos: &Position, m: Move) -> (i64, i64) {
     let (us, them) = (pos.us(), pos.them());
     let to = m.to() as usize;
     let mut s: i64 = 0;
+    let mut mobility = 0;
     if let Some(r) = m.removal() {
         let r = r as usize;
         // Taking a stone that is one of two in an open line kills a threat.
         let threat = lines_with(r, them, us & !(1 << to), 1);
         s += 1 << 40;
         s += (threat as i64) << 36;
-        s += (ADJACENT[r] & !(us | them)).count_ones() as i64;
+        mobility = (ADJACENT[r] & !(us | them)).count_ones() as i64;
     }
     let blocks = lines_with(to, them, us, 2);
     let twos = lines_with(to, us, them, 1);
     s += (blocks as i64) << 34;
     s += (twos as i64) << 32;
-    s += (history.get(pos, to) as i64) << 4;
-    s += ADJACENT[to].count_ones() as i64 + 2 * (ADJACENT[to] & us).count_ones() as i64;
-    s
+    (s, mobility)
 }
 
 #[cfg(test)]
@@ -92,13 +143,37 @@ mod tests {
         let free = (0..24)
             .find(|&q| (p.us() | p.them()) >> q & 1 == 0 && q != 0)
             .unwrap();
-        let close = score(&p, Move::place(0).with_removal(opts[0] as u8), &h);
-        let quiet = score(&p, Move::place(free as u8), &h);
-        assert!(close > quiet);
+        for order in [MoveOrder::Heuristic, MoveOrder::Shuffled(7)] {
+            let close = score(&p, Move::place(0).with_removal(opts[0] as u8), &h, order);
+            let quiet = score(&p, Move::place(free as u8), &h, order);
+            assert!(close > quiet);
+        }
         // For Black, point 0 both blocks White's mill and makes a mill.
         let p = pos(&white, &opts[..1], Color::Black);
-        let block = score(&p, Move::place(0), &h);
-        let quiet = score(&p, Move::place(free as u8), &h);
-        assert!(block > quiet);
+        for order in [MoveOrder::Heuristic, MoveOrder::Shuffled(7)] {
+            let block = score(&p, Move::place(0), &h, order);
+            let quiet = score(&p, Move::place(free as u8), &h, order);
+            assert!(block > quiet);
+        }
+    }
+
+    #[test]
+    fn shuffles_differ_by_seed_inside_a_class() {
+        // On an empty board every placement is quiet: one class, so the
+        // order is the key's, and two seeds give two different orders.
+        let p = pos(&[], &[], Color::White);
+        let h = History::new();
+        let order_of = |order| {
+            let mut ms: Vec<u8> = (0..24).collect();
+            ms.sort_by_key(|&q| std::cmp::Reverse(score(&p, Move::place(q), &h, order)));
+            ms
+        };
+        let (a, b) = (
+            order_of(MoveOrder::Shuffled(1)),
+            order_of(MoveOrder::Shuffled(2)),
+        );
+        assert_ne!(a, b);
+        assert_ne!(a, order_of(MoveOrder::Heuristic));
+        assert_eq!(a, order_of(MoveOrder::Shuffled(1)));
     }
 }
