@@ -1,8 +1,10 @@
 //! The placement tables of the standard game against Malom and against the
 //! search. Needs every table of the game (`solver nine generate
 //! --placement`): `NINE_TABLEBASES=DIR cargo test --release -p solver
-//! --test nine_placement_full -- --ignored` (`NINE_SAMPLES=n` random
-//! positions for the search comparison, default 1,000,000). The search
+//! --test nine_placement_full -- --ignored`. The search comparison takes
+//! `NINE_SAMPLES=n` positions uniformly over all placement positions
+//! (default 1,000,000), then 20 of every sector (1 where more than 12
+//! stones are in hand), then the empty boards. The search
 //! comparison also runs on the tables of a smaller game (`solver nine
 //! generate --stones K --placement`).
 
@@ -46,10 +48,22 @@ fn every_malom_sector_equals_our_tables() {
     }
 }
 
+/// A xorshift generator: the same positions every run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
 #[test]
 #[ignore = "needs every table of the game (NINE_TABLEBASES)"]
 fn random_placement_positions_equal_the_search() {
-    let n: usize = std::env::var("NINE_SAMPLES")
+    let n: u64 = std::env::var("NINE_SAMPLES")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(1_000_000);
@@ -63,34 +77,57 @@ fn random_placement_positions_equal_the_search() {
     let mut search = PlacementSearch::with_table_mib(&tb, 1024)
         .with_threads(std::thread::available_parallelism().map_or(1, |n| n.get()))
         .unwrap();
-    let mut x = 0x0DDB_1A5E_5BAD_5EEDu64;
-    let mut done = 0;
-    while done < n {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        // Weighted towards late sectors (early ones take the search seconds).
-        let s = sectors[(x % sectors.len() as u64) as usize];
-        if s.hands() > 12 && !x.is_multiple_of(1000) {
-            continue;
-        }
-        let Some((us, them)) = index::position(s.subspace(), (x >> 8) % s.size()) else {
-            continue;
-        };
-        let pos = s.position(us, them);
+    let mut check = |pos: Position| {
         assert_eq!(
             tb.outcome(&pos).unwrap(),
             search.value(&pos).unwrap(),
             "{pos}"
         );
-        done += 1;
+    };
+    let mut rng = Rng(0x0DDB_1A5E_5BAD_5EED);
+    // 1. Uniform over every placement position of the game: a random slot
+    //    of all sectors together, unused slots drawn again.
+    let ends: Vec<u64> = sectors
+        .iter()
+        .scan(0, |end, s| {
+            *end += s.size();
+            Some(*end)
+        })
+        .collect();
+    let total = *ends.last().unwrap();
+    let mut done = 0;
+    while done < n {
+        let slot = rng.next() % total;
+        let i = ends.partition_point(|&end| end <= slot);
+        let s = sectors[i];
+        let local = slot - (ends[i] - s.size());
+        if let Some((us, them)) = index::position(s.subspace(), local) {
+            check(s.position(us, them));
+            done += 1;
+            if done % 100_000 == 0 {
+                eprintln!("{done} uniform positions equal the search");
+            }
+        }
     }
+    // 2. Every sector, as most positions lie in the sectors with few stones
+    //    in hand: 20 positions of each (one where the search from the
+    //    nearly empty board takes seconds, more than 12 stones in hand).
+    for s in &sectors {
+        let want = if s.hands() > 12 { 1 } else { 20 };
+        let mut got = 0;
+        for _ in 0..1000 * want {
+            if got == want {
+                break;
+            }
+            if let Some((us, them)) = index::position(s.subspace(), rng.next() % s.size()) {
+                check(s.position(us, them));
+                got += 1;
+            }
+        }
+        assert_eq!(got, want, "{s:?}: too few used slots found");
+    }
+    eprintln!("every sector's samples equal the search");
     for k in 3..=stones {
-        let pos: Position = format!("{} w {k} {k}", ".".repeat(24)).parse().unwrap();
-        assert_eq!(
-            tb.outcome(&pos).unwrap(),
-            search.value(&pos).unwrap(),
-            "{k} stones"
-        );
+        check(format!("{} w {k} {k}", ".".repeat(24)).parse().unwrap());
     }
 }
