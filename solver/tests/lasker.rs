@@ -18,6 +18,7 @@ use solver::morris::family::game;
 use solver::morris::family::lasker::files;
 use solver::morris::family::lasker::sector::{sectors, LaskerSector};
 use solver::morris::family::lasker::solve::LaskerSolution;
+use solver::morris::family::solve::Solution;
 use solver::morris::position::{Color, Position};
 use solver::morris::variant::RuleSet;
 use std::collections::HashMap;
@@ -446,6 +447,22 @@ fn check_sectors(sol: &LaskerSolution<Nine>, max_slots: u64) -> usize {
     checked
 }
 
+/// The sectors with both hands empty are the moving phase of Nine Men's
+/// Morris with K stones and flying: equal to the family's moving-phase
+/// tables of the standard rules (the generic moving-phase generator of
+/// `morris::moving`, not Lasker's).
+fn check_moving_phase(sol: &LaskerSolution<Nine>) {
+    let stones = sol.rules.stones;
+    let nine = Solution::<Nine>::solve(RuleSet::new(stones, true), false, &Silent, |_| {}).unwrap();
+    let mut compared = 0;
+    for (sub, values) in &nine.moving {
+        let s = LaskerSector::new(sub.us, sub.them, 0, 0);
+        assert!(sol.tables[&s] == *values, "{s:?}");
+        compared += 1;
+    }
+    assert_eq!(compared, (stones as usize - 2).pow(2));
+}
+
 /// Every stored value equals its recomputation from its successors.
 fn check_verify(sol: &LaskerSolution<Nine>) {
     for (s, n, bad) in sol.verify().unwrap() {
@@ -478,6 +495,7 @@ fn three_stone_game_every_sector_matches_the_definition() {
         sol.tables.values().map(|t| t.len() as u128).sum::<u128>()
     );
     check_verify(sol);
+    check_moving_phase(sol);
 }
 
 /// The 4-stone game: the sectors of up to 3 million slots against the
@@ -489,6 +507,7 @@ fn four_stone_game_matches_the_definition() {
     let sol = LaskerSolution::<Nine>::solve(RuleSet::lasker(4), &Silent, |_| {}).unwrap();
     assert!(check_sectors(&sol, 3_000_000) > 1_000_000);
     check_verify(&sol);
+    check_moving_phase(&sol);
 }
 
 #[test]

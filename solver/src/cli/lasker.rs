@@ -60,9 +60,10 @@ pub enum Command {
         #[command(flatten)]
         common: Common,
     },
-    /// Solve every sector of the game (all in memory: use --stones K for
-    /// the reduced games, the full game needs about 270 GB) and write one
-    /// file per sector.
+    /// Solve every sector of the game and write one file per sector. Every
+    /// table stays in memory (2 bytes a slot): the reduced games (--stones
+    /// 3, 4, 5: 7 MB, 250 MB, 3.7 GB); the 10-stone game's 2.1 × 10^12
+    /// slots are refused.
     Generate {
         #[command(flatten)]
         tables: TableArgs,
@@ -142,8 +143,29 @@ fn peak_memory() -> Option<u64> {
     Some(kb * 1024)
 }
 
+/// Physical memory of the machine in bytes (Linux), if known.
+fn total_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
 fn generate(args: &TableArgs, threads: Option<usize>, quiet: bool) -> CliResult {
     let rules = rules(&args.common);
+    // Every table stays in memory (2 bytes a slot): refuse what cannot fit.
+    let need = positions::<Nine>(rules.stones) * 2;
+    if let Some(have) = total_memory() {
+        if need > have as u128 {
+            return Err(format!(
+                "the {}-stone game keeps {:.1} GB of tables in memory, this machine has {:.1} GB \
+                 (the full game needs the symmetry-reduced index and tables on disk: docs/results.md)",
+                rules.stones,
+                need as f64 / 1e9,
+                have as f64 / 1e9
+            ));
+        }
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.unwrap_or(0))
         .build()
