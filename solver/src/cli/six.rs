@@ -35,8 +35,8 @@ pub struct Common {
     #[arg(long)]
     pub no_flying: bool,
     /// The game with K stones a side instead of the variant's own count (6
-    /// for Six Men's Morris, 12 for Morabaraba); its tables are named apart
-    /// (`six-flying-5-…`).
+    /// for Six Men's Morris, 12 for Morabaraba, 10 for Lasker Morris); its
+    /// tables are named apart (`six-flying-5-…`, `lasker-flying-4-…`).
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u8).range(3..=12))]
     pub stones: Option<u8>,
     /// Print JSON.
