@@ -6,6 +6,7 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+pub mod lasker;
 pub mod morabaraba;
 pub mod nine;
 pub mod nine_malom;
@@ -31,6 +32,10 @@ pub struct Cli {
 pub enum Game {
     /// Nine Men's Morris: rules engine, tablebases, probing, the start position.
     Nine(nine::Args),
+    /// Lasker Morris (10 stones, placing and sliding interleave) and its
+    /// reduced games: rules, perft, the sector tables solved, probing, the
+    /// start position.
+    Lasker(lasker::Args),
     /// Morabaraba (24 points with diagonals, 12 stones): rules and perft.
     Morabaraba(morabaraba::Args),
     /// Six Men's Morris (16 points, 6 stones; flying on or off): rules,
@@ -53,6 +58,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.game {
         Game::Nine(args) => nine::run(args),
+        Game::Lasker(args) => lasker::run(args),
         Game::Morabaraba(args) => morabaraba::run(args),
         Game::Six(args) => six::run(args),
         Game::Three(args) => three::run(args),

@@ -3,7 +3,7 @@
 //! family engine: the rules layer so far (`show`, `perft`); its tables need
 //! the symmetry-reduced index on the family's boards (issue 13).
 
-use super::six::{perft, show, Common};
+use super::six::{perft, rules, show, Common};
 use super::CliResult;
 use crate::morris::board::Morabaraba;
 use clap::Subcommand;
@@ -41,11 +41,13 @@ pub enum Command {
 /// Run a `solver morabaraba` subcommand.
 pub fn run(args: Args) -> CliResult {
     match args.command {
-        Command::Show { position, common } => show::<Morabaraba>(&position, &common),
+        Command::Show { position, common } => {
+            show::<Morabaraba>(&position, &common, rules::<Morabaraba>(&common))
+        }
         Command::Perft {
             depth,
             position,
             common,
-        } => perft::<Morabaraba>(depth, &position, &common),
+        } => perft::<Morabaraba>(depth, &position, &common, rules::<Morabaraba>(&common)),
     }
 }

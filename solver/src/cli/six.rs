@@ -35,8 +35,8 @@ pub struct Common {
     #[arg(long)]
     pub no_flying: bool,
     /// The game with K stones a side instead of the variant's own count (6
-    /// for Six Men's Morris, 12 for Morabaraba); its tables are named apart
-    /// (`six-flying-5-…`).
+    /// for Six Men's Morris, 12 for Morabaraba, 10 for Lasker Morris); its
+    /// tables are named apart (`six-flying-5-…`, `lasker-flying-4-…`).
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u8).range(3..=12))]
     pub stones: Option<u8>,
     /// Print JSON.
@@ -134,12 +134,14 @@ pub enum Command {
 /// Run a `solver six` subcommand.
 pub fn run(args: Args) -> CliResult {
     match args.command {
-        Command::Show { position, common } => show::<Six>(&position, &common),
+        Command::Show { position, common } => {
+            show::<Six>(&position, &common, rules::<Six>(&common))
+        }
         Command::Perft {
             depth,
             position,
             common,
-        } => perft::<Six>(depth, &position, &common),
+        } => perft::<Six>(depth, &position, &common, rules::<Six>(&common)),
         Command::Generate {
             tables,
             threads,
@@ -154,7 +156,7 @@ pub fn run(args: Args) -> CliResult {
 }
 
 /// The standard rule set of board `B`'s variant, with flying as asked.
-fn rules<B: Board>(common: &Common) -> RuleSet {
+pub(crate) fn rules<B: Board>(common: &Common) -> RuleSet {
     let stones = match B::NAME {
         "six" => 6,
         "morabaraba" => 12,
@@ -163,7 +165,7 @@ fn rules<B: Board>(common: &Common) -> RuleSet {
     RuleSet::new(common.stones.unwrap_or(stones), !common.no_flying)
 }
 
-fn position<B: Board>(words: &[String], rules: RuleSet) -> Result<Position, String> {
+pub(crate) fn position<B: Board>(words: &[String], rules: RuleSet) -> Result<Position, String> {
     if words.is_empty() {
         Ok(game::start(rules))
     } else {
@@ -171,22 +173,21 @@ fn position<B: Board>(words: &[String], rules: RuleSet) -> Result<Position, Stri
     }
 }
 
-fn side(color: Color) -> &'static str {
+pub(crate) fn side(color: Color) -> &'static str {
     match color {
         Color::White => "White",
         Color::Black => "Black",
     }
 }
 
-fn ending_text(e: Ending) -> String {
+pub(crate) fn ending_text(e: Ending) -> String {
     match e {
         Ending::Loss(o) => format!("the side to move has {} and loses", o.describe()),
         Ending::FullBoardDraw => "the board is full: a draw".to_string(),
     }
 }
 
-pub(crate) fn show<B: Board>(words: &[String], common: &Common) -> CliResult {
-    let rules = rules::<B>(common);
+pub(crate) fn show<B: Board>(words: &[String], common: &Common, rules: RuleSet) -> CliResult {
     let pos = position::<B>(words, rules)?;
     let moves: Vec<String> = legal_moves::<B>(&pos, rules)
         .into_iter()
@@ -219,8 +220,12 @@ pub(crate) fn show<B: Board>(words: &[String], common: &Common) -> CliResult {
     Ok(())
 }
 
-pub(crate) fn perft<B: Board>(depth: u32, words: &[String], common: &Common) -> CliResult {
-    let rules = rules::<B>(common);
+pub(crate) fn perft<B: Board>(
+    depth: u32,
+    words: &[String],
+    common: &Common,
+    rules: RuleSet,
+) -> CliResult {
     let pos = position::<B>(words, rules)?;
     let started = Instant::now();
     let split = divide::<B>(&pos, rules, depth);
@@ -424,7 +429,7 @@ fn verify<B: Board>(args: &TableArgs) -> CliResult {
 }
 
 /// A value in words: "win in 5 plies (to conversion)", "draw", ….
-fn value_text(v: Value) -> String {
+pub(crate) fn value_text(v: Value) -> String {
     match (v.outcome(), v.distance()) {
         (Outcome::Draw, _) => "draw".to_string(),
         (o, Some(d)) => format!("{} in {d}", o.as_str()),
@@ -462,7 +467,7 @@ fn start<B: Board>(args: &TableArgs, deepest: bool) -> CliResult {
             "seconds": seconds,
         }));
     }
-    probe_position(&sol, rules, &start, false)?;
+    print_position_value(&sol, rules, &start, false)?;
     println!(
         "{} positions reachable from the start (any play); the deepest reachable win takes {} plies to the end of the game with best play ({} in the moving phase alone):",
         win.reachable, win.plies, win.moving_plies
@@ -482,13 +487,38 @@ fn start<B: Board>(args: &TableArgs, deepest: bool) -> CliResult {
 fn probe<B: Board>(words: &[String], args: &TableArgs) -> CliResult {
     let (rules, sol) = load::<B>(args)?;
     let pos = position::<B>(words, rules)?;
-    probe_position(&sol, rules, &pos, args.common.json)
+    print_position_value(&sol, rules, &pos, args.common.json)
+}
+
+/// Solved tables as the probing verbs see them.
+pub(crate) trait Values<B: Board> {
+    /// The value of a position for the side to move, `None` when its
+    /// table is missing.
+    fn value(&self, pos: &Position) -> Option<Value>;
+    /// Does the value of `pos` carry a distance (to conversion)?
+    fn has_distance(&self, pos: &Position) -> bool;
+}
+
+impl<B: Board> Values<B> for Solution<B> {
+    fn value(&self, pos: &Position) -> Option<Value> {
+        Solution::value(self, pos)
+    }
+
+    /// Placement tables hold outcomes only.
+    fn has_distance(&self, pos: &Position) -> bool {
+        !pos.placing()
+    }
 }
 
 /// Every legal move of `pos` with its value for the side to move (the
 /// successor's value, flipped; a removal converts, so its distance to
-/// conversion is one ply). Moves whose table is missing are left out.
-fn move_values<B: Board>(sol: &Solution<B>, rules: RuleSet, pos: &Position) -> Vec<(Move, Value)> {
+/// conversion is one ply, and so does a placement under Lasker's rules).
+/// Moves whose table is missing are left out.
+fn move_values<B: Board>(
+    sol: &impl Values<B>,
+    rules: RuleSet,
+    pos: &Position,
+) -> Vec<(Move, Value)> {
     legal_moves::<B>(pos, rules)
         .into_iter()
         .filter_map(|m| {
@@ -498,7 +528,8 @@ fn move_values<B: Board>(sol: &Solution<B>, rules: RuleSet, pos: &Position) -> V
                 Some(Ending::FullBoardDraw) => Value::DRAW,
                 None => sol.value(&next)?,
             };
-            let after = |d: u16| if m.removal().is_some() { 1 } else { d + 1 };
+            let converts = m.removal().is_some() || (rules.interleave && m.from().is_none());
+            let after = |d: u16| if converts { 1 } else { d + 1 };
             let mine = match (v.outcome(), v.distance()) {
                 (Outcome::Loss, Some(d)) => Value::win(after(d)),
                 (Outcome::Win, Some(d)) => Value::loss(after(d)),
@@ -579,8 +610,8 @@ fn play<B: Board>(args: &PlayArgs) -> CliResult {
 }
 
 /// Value of `pos` and of every move, from the side to move's view.
-fn probe_position<B: Board>(
-    sol: &Solution<B>,
+pub(crate) fn print_position_value<B: Board>(
+    sol: &impl Values<B>,
     rules: RuleSet,
     pos: &Position,
     json: bool,
@@ -596,7 +627,7 @@ fn probe_position<B: Board>(
         .into_iter()
         .map(|(m, v)| (move_text::<B>(m), v))
         .collect();
-    let placing = pos.placing();
+    let placing = !sol.has_distance(pos);
     if json {
         let list: Vec<_> = moves
             .iter()

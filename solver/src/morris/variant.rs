@@ -4,6 +4,11 @@
 //! standard stone count. The rule set's [`RuleSet::tag`] names tablebase
 //! files and labels, so that a file refuses to load under another variant
 //! or rule set.
+//!
+//! Lasker Morris is the rule flag [`RuleSet::interleave`] (a side with
+//! stones in hand may place or slide) on the Nine Men's Morris board, with
+//! flying decided by stones on the board plus in hand
+//! ([`RuleSet::flies`]).
 
 use std::fmt;
 
@@ -27,6 +32,10 @@ pub struct RuleSet {
     pub flying: bool,
     /// The value of a board filled by placement.
     pub full_board: FullBoard,
+    /// Lasker Morris: a side with stones in hand may place one or slide a
+    /// board stone (placement and movement interleave from the first move),
+    /// and a side flies when its stones on the board plus in hand number 3.
+    pub interleave: bool,
 }
 
 impl RuleSet {
@@ -36,12 +45,44 @@ impl RuleSet {
             stones,
             flying,
             full_board: FullBoard::Draw,
+            interleave: false,
         }
+    }
+
+    /// Lasker Morris with `stones` stones a side (10 in the standard game):
+    /// placing and sliding interleave, flying at 3 stones on the board plus
+    /// in hand.
+    pub const fn lasker(stones: u8) -> RuleSet {
+        RuleSet {
+            stones,
+            flying: true,
+            full_board: FullBoard::Draw,
+            interleave: true,
+        }
+    }
+
+    /// Does a side with `board` stones on the board and `hand` in hand fly
+    /// (move a board stone to any empty point)? Under the standard rules a
+    /// side flies with exactly 3 stones on the board and none in hand; under
+    /// Lasker's rules (Malom's condition) with 3 on the board and in hand
+    /// together, so a side with 3 on the board and 2 in hand still slides.
+    #[inline(always)]
+    pub const fn flies(&self, board: u32, hand: u8) -> bool {
+        self.flying
+            && if self.interleave {
+                board + hand as u32 == 3
+            } else {
+                hand == 0 && board == 3
+            }
     }
 
     /// The rule part of file names and labels: `flying` or `noflying`,
     /// followed by the stone count when it is not the variant's standard
-    /// one (`noflying-5`), and by `-blockedloses` under that option.
+    /// one (`noflying-5`), by `-blockedloses` under that option, and by
+    /// `-interleave` (or `-nointerleave` for Lasker Morris) when the rule
+    /// set's interleaving is not its variant's. Lasker files also carry the
+    /// variant name `lasker` in their labels ([`super::family::lasker`]), so
+    /// no file of another variant or rule set loads as a Lasker table.
     pub fn tag(&self, variant: Variant) -> String {
         let mut tag = String::from(if self.flying { "flying" } else { "noflying" });
         if self.stones != variant.stones() {
@@ -49,6 +90,11 @@ impl RuleSet {
         }
         if self.full_board == FullBoard::BlockedLoses {
             tag.push_str("-blockedloses");
+        }
+        match (self.interleave, variant == Variant::Lasker) {
+            (true, false) => tag.push_str("-interleave"),
+            (false, true) => tag.push_str("-nointerleave"),
+            _ => {}
         }
         tag
     }
@@ -63,6 +109,9 @@ pub enum Variant {
     Six,
     /// Morabaraba: 24 points with diagonals, 12 stones.
     Morabaraba,
+    /// Lasker Morris: the Nine Men's Morris board, 10 stones, placing and
+    /// sliding interleave.
+    Lasker,
 }
 
 impl Variant {
@@ -72,6 +121,7 @@ impl Variant {
             Variant::Nine => "nine",
             Variant::Six => "six",
             Variant::Morabaraba => "morabaraba",
+            Variant::Lasker => "lasker",
         }
     }
 
@@ -81,12 +131,17 @@ impl Variant {
             Variant::Nine => 9,
             Variant::Six => 6,
             Variant::Morabaraba => 12,
+            Variant::Lasker => 10,
         }
     }
 
-    /// The standard rule set (flying on; a full board draws).
+    /// The standard rule set (flying on; a full board draws; Lasker
+    /// Morris interleaves).
     pub const fn rules(self) -> RuleSet {
-        RuleSet::new(self.stones(), true)
+        match self {
+            Variant::Lasker => RuleSet::lasker(self.stones()),
+            _ => RuleSet::new(self.stones(), true),
+        }
     }
 }
 
@@ -115,9 +170,26 @@ mod tests {
         ];
         assert_eq!(tags[0], "flying");
         assert_eq!(tags[1], "noflying");
+        let lasker = Variant::Lasker;
+        assert_eq!(RuleSet::lasker(10).tag(lasker), "flying");
+        assert_eq!(RuleSet::lasker(4).tag(lasker), "flying-4");
+        assert_eq!(RuleSet::new(4, true).tag(lasker), "flying-4-nointerleave");
+        assert_eq!(RuleSet::lasker(6).tag(six), "flying-interleave");
         let mut unique = tags.to_vec();
         unique.sort();
         unique.dedup();
         assert_eq!(unique.len(), tags.len());
+    }
+
+    #[test]
+    fn lasker_flies_on_board_plus_hand() {
+        let lasker = RuleSet::lasker(10);
+        assert!(lasker.flies(3, 0));
+        assert!(lasker.flies(1, 2));
+        assert!(!lasker.flies(3, 2));
+        let nine = RuleSet::new(9, true);
+        assert!(nine.flies(3, 0));
+        assert!(!nine.flies(1, 2));
+        assert!(!RuleSet::new(9, false).flies(3, 0));
     }
 }

@@ -9,4 +9,5 @@ pub mod depth;
 pub mod files;
 pub mod game;
 pub mod index;
+pub mod lasker;
 pub mod solve;

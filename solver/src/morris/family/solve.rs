@@ -43,6 +43,12 @@ pub enum SolveError {
         /// Points of the board.
         points: usize,
     },
+    /// A Lasker sector that an exit leads into was not solved first.
+    #[error("Lasker sector {0} is needed before it is solved")]
+    LaskerMissing(String),
+    /// The Lasker solver was given a rule set without interleaving.
+    #[error("the rule set does not interleave placing and sliding: not Lasker Morris")]
+    NotLasker,
 }
 
 /// Every moving-phase subspace of a game with `stones` stones a side, as

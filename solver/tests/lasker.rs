@@ -1,0 +1,607 @@
+//! Lasker Morris through the family engine, checked against a separate,
+//! simple implementation of the rules written here from the text of
+//! `RULES.md` ("Lasker Morris": the Nine Men's Morris board from its
+//! picture and mill list, 10 stones, a side with stones in hand places or
+//! moves, flying at 3 stones on the board plus in hand): perft from the
+//! start and from hand-made positions, and the solved tables of the
+//! reduced games (K stones a side) sector by sector against a
+//! definition-level fixpoint over every position of the sector pair.
+//!
+//! The sector check takes the values of the moves that leave a pair (a
+//! placement or a removal) from the tables of the pairs solved before and
+//! recomputes everything inside the pair by definition; checked for every
+//! sector, in the solver's order, it proves the whole game by induction.
+
+use solver::morris::board::{Board, Nine};
+use solver::morris::family::files::FilesError;
+use solver::morris::family::game;
+use solver::morris::family::lasker::files;
+use solver::morris::family::lasker::sector::{sectors, LaskerSector};
+use solver::morris::family::lasker::solve::LaskerSolution;
+use solver::morris::family::solve::Solution;
+use solver::morris::position::{Color, Position};
+use solver::morris::variant::RuleSet;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+use tablebase::retro::Silent;
+use tablebase::{Outcome, Value};
+
+/// The 16 mills of `RULES.md`; the edges are the consecutive points of a
+/// mill (32 edges).
+const MILLS: [[&str; 3]; 16] = [
+    ["a7", "d7", "g7"],
+    ["b6", "d6", "f6"],
+    ["c5", "d5", "e5"],
+    ["a4", "b4", "c4"],
+    ["e4", "f4", "g4"],
+    ["c3", "d3", "e3"],
+    ["b2", "d2", "f2"],
+    ["a1", "d1", "g1"],
+    ["a7", "a4", "a1"],
+    ["b6", "b4", "b2"],
+    ["c5", "c4", "c3"],
+    ["d7", "d6", "d5"],
+    ["d3", "d2", "d1"],
+    ["e5", "e4", "e3"],
+    ["f6", "f4", "f2"],
+    ["g7", "g4", "g1"],
+];
+
+/// The oracle's board: points numbered in order of first appearance in
+/// [`MILLS`].
+struct Board24 {
+    names: Vec<&'static str>,
+    neighbours: Vec<Vec<usize>>,
+    mills: Vec<[usize; 3]>,
+}
+
+impl Board24 {
+    fn new() -> Board24 {
+        let mut names: Vec<&'static str> = Vec::new();
+        for m in MILLS {
+            for p in m {
+                if !names.contains(&p) {
+                    names.push(p);
+                }
+            }
+        }
+        assert_eq!(names.len(), 24);
+        let at = |n: &str| names.iter().position(|q| *q == n).unwrap();
+        let mills: Vec<[usize; 3]> = MILLS
+            .iter()
+            .map(|m| [at(m[0]), at(m[1]), at(m[2])])
+            .collect();
+        let mut neighbours = vec![Vec::new(); 24];
+        for m in &mills {
+            for (a, b) in [(m[0], m[1]), (m[1], m[2])] {
+                neighbours[a].push(b);
+                neighbours[b].push(a);
+            }
+        }
+        Board24 {
+            names,
+            neighbours,
+            mills,
+        }
+    }
+
+    fn at(&self, name: &str) -> usize {
+        self.names.iter().position(|q| *q == name).unwrap()
+    }
+}
+
+/// A position, mover-relative: cells 0 empty, 1 the side to move, 2 the
+/// opponent; hands `[mover, opponent]`.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+struct State {
+    cells: [u8; 24],
+    hand: [u8; 2],
+}
+
+/// A successor: a state with the opponent to move, or a game won on the
+/// spot (the opponent keeps fewer than 3 stones).
+#[derive(Debug)]
+enum Next {
+    State {
+        state: State,
+        /// A placement or a removal: the move leaves the sector pair.
+        converts: bool,
+    },
+    Won,
+}
+
+impl State {
+    fn count(&self, who: u8) -> usize {
+        self.cells.iter().filter(|&&c| c == who).count()
+    }
+
+    fn in_mill(&self, board: &Board24, p: usize) -> bool {
+        let c = self.cells[p];
+        board
+            .mills
+            .iter()
+            .any(|m| m.contains(&p) && m.iter().all(|&q| self.cells[q] == c))
+    }
+
+    /// The state seen from the other side.
+    fn flipped(&self) -> State {
+        let mut cells = self.cells;
+        for c in cells.iter_mut() {
+            *c = [0, 2, 1][*c as usize];
+        }
+        State {
+            cells,
+            hand: [self.hand[1], self.hand[0]],
+        }
+    }
+
+    /// Every move, one entry per move and removal, from the rule text.
+    fn successors(&self, board: &Board24) -> Vec<Next> {
+        let mine = self.count(1) + self.hand[0] as usize;
+        if mine < 3 {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        let mut moved = |s: State, to: usize, placement: bool| {
+            if s.in_mill(board, to) && s.count(2) > 0 {
+                let theirs: Vec<usize> = (0..24).filter(|&p| s.cells[p] == 2).collect();
+                let free: Vec<usize> = theirs
+                    .iter()
+                    .copied()
+                    .filter(|&p| !s.in_mill(board, p))
+                    .collect();
+                for p in if free.is_empty() { theirs } else { free } {
+                    let mut t = s.clone();
+                    t.cells[p] = 0;
+                    if t.count(2) + (t.hand[1] as usize) < 3 {
+                        out.push(Next::Won);
+                    } else {
+                        out.push(Next::State {
+                            state: t.flipped(),
+                            converts: true,
+                        });
+                    }
+                }
+            } else {
+                out.push(Next::State {
+                    state: s.flipped(),
+                    converts: placement,
+                });
+            }
+        };
+        if self.hand[0] > 0 {
+            for to in 0..24 {
+                if self.cells[to] == 0 {
+                    let mut s = self.clone();
+                    s.cells[to] = 1;
+                    s.hand[0] -= 1;
+                    moved(s, to, true);
+                }
+            }
+        }
+        let flies = mine == 3;
+        for from in 0..24 {
+            if self.cells[from] != 1 {
+                continue;
+            }
+            for to in 0..24 {
+                if self.cells[to] == 0 && (flies || board.neighbours[from].contains(&to)) {
+                    let mut s = self.clone();
+                    s.cells[from] = 0;
+                    s.cells[to] = 1;
+                    moved(s, to, false);
+                }
+            }
+        }
+        out
+    }
+
+    /// The engine's position (the side to move plays White).
+    fn position(&self, board: &Board24) -> Position {
+        let g = Nine::geometry();
+        let mut stones = [0u32; 2];
+        for p in 0..24 {
+            if self.cells[p] > 0 {
+                stones[self.cells[p] as usize - 1] |= 1 << g.point(board.names[p]).unwrap();
+            }
+        }
+        Position {
+            stones,
+            hand: self.hand,
+            to_move: Color::White,
+        }
+    }
+}
+
+fn oracle_perft(s: &State, board: &Board24, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let next = s.successors(board);
+    if next.is_empty() {
+        return 1;
+    }
+    next.iter()
+        .map(|n| match n {
+            Next::Won => 1,
+            Next::State { state, .. } => oracle_perft(state, board, depth - 1),
+        })
+        .sum()
+}
+
+fn state(board: &Board24, mover: &[&str], opponent: &[&str], hand: [u8; 2]) -> State {
+    let mut cells = [0; 24];
+    for n in mover {
+        cells[board.at(n)] = 1;
+    }
+    for n in opponent {
+        cells[board.at(n)] = 2;
+    }
+    State { cells, hand }
+}
+
+#[test]
+fn perft_matches_the_oracle() {
+    let board = Board24::new();
+    let rules = RuleSet::lasker(10);
+    let positions = [
+        (state(&board, &[], &[], [10, 10]), 5),
+        // Both sides with stones in hand and on the board, mills to close.
+        (
+            state(
+                &board,
+                &["a7", "d7", "b4", "e3"],
+                &["a1", "d1", "f4"],
+                [6, 7],
+            ),
+            3,
+        ),
+        // 1 on the board and 2 in hand: the mover flies (3 in all); the
+        // opponent, 3 on the board and 2 in hand, slides.
+        (state(&board, &["d6"], &["a4", "b4", "d5"], [2, 2]), 3),
+        // A mill closes while the opponent has no stone on the board.
+        (state(&board, &["a7", "d7", "f6"], &[], [1, 4]), 3),
+        // Every opponent stone in a mill: any of them may go.
+        (
+            state(
+                &board,
+                &["b6", "d6", "e4"],
+                &["c5", "d5", "e5", "b2"],
+                [0, 0],
+            ),
+            3,
+        ),
+    ];
+    for (s, depth) in &positions {
+        let pos = s.position(&board);
+        game::validate::<Nine>(&pos, rules).unwrap();
+        let text = game::format_position::<Nine>(&pos);
+        assert_eq!(game::parse_position::<Nine>(&text, rules).unwrap(), pos);
+        for d in 1..=*depth {
+            assert_eq!(
+                game::perft::<Nine>(&pos, rules, d),
+                oracle_perft(s, &board, d),
+                "{text} depth {d}"
+            );
+        }
+    }
+}
+
+/// Every position of the sector pair of `sector`, enumerated from the
+/// rule text (the mover's stones, then the opponent's, on free points).
+fn pair_states(sector: LaskerSector) -> Vec<State> {
+    fn place(cells: &mut [u8; 24], from: usize, n: usize, who: u8, f: &mut dyn FnMut(&[u8; 24])) {
+        if n == 0 {
+            return f(cells);
+        }
+        for p in from..24 {
+            if cells[p] == 0 {
+                cells[p] = who;
+                place(cells, p + 1, n - 1, who, f);
+                cells[p] = 0;
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let mut parts = vec![sector];
+    if sector.swapped() != sector {
+        parts.push(sector.swapped());
+    }
+    for s in parts {
+        let hand = [s.us_hand, s.them_hand];
+        place(&mut [0; 24], 0, s.us as usize, 1, &mut |cells| {
+            place(&mut cells.clone(), 0, s.them as usize, 2, &mut |cells| {
+                out.push(State {
+                    cells: *cells,
+                    hand,
+                });
+            });
+        });
+    }
+    out
+}
+
+/// Check the pair of `sector` against the definition: values of moves that
+/// leave the pair come from the solution's tables (or win on the spot);
+/// inside the pair a position with a successor lost in d is won in d + 1
+/// (the least d), one whose successors all win is lost in 1 + the greatest
+/// d, a move that leaves the pair counting as a successor at distance 0; a
+/// position never decided is a draw. Returns the positions checked.
+fn check_pair(sol: &LaskerSolution<Nine>, board: &Board24, sector: LaskerSector) -> usize {
+    let states = pair_states(sector);
+    let ids: HashMap<State, usize> = states
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.clone(), i))
+        .collect();
+    // Per position: successors inside the pair, and the outcomes (for the
+    // side to move) of the moves leaving it.
+    let mut inside: Vec<Vec<u32>> = Vec::with_capacity(states.len());
+    // (a move leaving wins, one draws, one loses)
+    let mut outside: Vec<(bool, bool, bool)> = Vec::with_capacity(states.len());
+    for s in &states {
+        let (mut list, mut win, mut draw, mut loss) = (Vec::new(), false, false, false);
+        for n in s.successors(board) {
+            match n {
+                Next::Won => win = true,
+                Next::State {
+                    state,
+                    converts: false,
+                } => list.push(ids[&state] as u32),
+                Next::State {
+                    state,
+                    converts: true,
+                } => {
+                    let v = sol.value(&state.position(board)).expect("exit table");
+                    match v.outcome() {
+                        Outcome::Loss => win = true,
+                        Outcome::Draw => draw = true,
+                        Outcome::Win => loss = true,
+                    }
+                }
+            }
+        }
+        inside.push(list);
+        outside.push((win, draw, loss));
+    }
+    // value: Some((won, distance)).
+    let mut value: Vec<Option<(bool, u32)>> = (0..states.len())
+        .map(|i| {
+            let (win, _, loss) = outside[i];
+            if win {
+                Some((true, 1))
+            } else if inside[i].is_empty() && !outside[i].1 {
+                Some((false, if loss { 1 } else { 0 }))
+            } else {
+                None
+            }
+        })
+        .collect();
+    let mut level = 1;
+    loop {
+        let mut changed = Vec::new();
+        for (p, s) in inside.iter().enumerate() {
+            if value[p].is_some() {
+                continue;
+            }
+            if s.iter()
+                .any(|&q| value[q as usize] == Some((false, level - 1)))
+            {
+                changed.push((p, (true, level)));
+            } else if !outside[p].1
+                && s.iter()
+                    .all(|&q| matches!(value[q as usize], Some((true, _))))
+            {
+                let longest = s
+                    .iter()
+                    .map(|&q| value[q as usize].unwrap().1)
+                    .max()
+                    .unwrap();
+                if longest == level - 1 {
+                    changed.push((p, (false, level)));
+                }
+            }
+        }
+        if changed.is_empty() && value.iter().all(|v| v.is_none_or(|(_, d)| d < level)) {
+            break;
+        }
+        for (p, v) in changed {
+            value[p] = Some(v);
+        }
+        level += 1;
+    }
+    for (s, v) in states.iter().zip(&value) {
+        let pos = s.position(board);
+        let expected = match v {
+            None => Value::DRAW,
+            Some((true, d)) => Value::win(*d as u16),
+            Some((false, d)) => Value::loss(*d as u16),
+        };
+        assert_eq!(
+            sol.value(&pos),
+            Some(expected),
+            "{sector:?} {}",
+            game::format_position::<Nine>(&pos)
+        );
+    }
+    states.len()
+}
+
+/// The 3-stone game, solved once for the tests of this file.
+fn three_stones() -> &'static LaskerSolution<Nine> {
+    static SOLUTION: OnceLock<LaskerSolution<Nine>> = OnceLock::new();
+    SOLUTION
+        .get_or_init(|| LaskerSolution::<Nine>::solve(RuleSet::lasker(3), &Silent, |_| {}).unwrap())
+}
+
+/// Check every sector pair of at most `max_slots` slots of a solved game
+/// against the definition; returns the positions checked.
+fn check_sectors(sol: &LaskerSolution<Nine>, max_slots: u64) -> usize {
+    let board = Board24::new();
+    let mut checked = 0;
+    for s in sectors::<Nine>(sol.rules.stones) {
+        if s >= s.swapped() && s.size::<Nine>() <= max_slots {
+            checked += check_pair(sol, &board, s);
+        }
+    }
+    checked
+}
+
+/// The sectors with both hands empty are the moving phase of Nine Men's
+/// Morris with K stones and flying: equal to the family's moving-phase
+/// tables of the standard rules (the generic moving-phase generator of
+/// `morris::moving`, not Lasker's).
+fn check_moving_phase(sol: &LaskerSolution<Nine>) {
+    let stones = sol.rules.stones;
+    let nine = Solution::<Nine>::solve(RuleSet::new(stones, true), false, &Silent, |_| {}).unwrap();
+    let mut compared = 0;
+    for (sub, values) in &nine.moving {
+        let s = LaskerSector::new(sub.us, sub.them, 0, 0);
+        assert!(sol.tables[&s] == *values, "{s:?}");
+        compared += 1;
+    }
+    assert_eq!(compared, (stones as usize - 2).pow(2));
+}
+
+/// Every stored value equals its recomputation from its successors.
+fn check_verify(sol: &LaskerSolution<Nine>) {
+    for (s, n, bad) in sol.verify().unwrap() {
+        assert_eq!(bad, 0, "{s:?}: {bad} of {n}");
+    }
+}
+
+/// The sectors of up to 50,000 slots of the 3-stone game (every sector
+/// but the three with 3 stones of one side and 2 or 3 of the other on the
+/// board), the start among them.
+#[test]
+fn three_stone_game_small_sectors_match_the_definition() {
+    let sol = three_stones();
+    assert_eq!(
+        sol.tables.values().map(|t| t.len() as u128).sum::<u128>(),
+        solver::morris::family::lasker::sector::positions::<Nine>(3)
+    );
+    assert!(check_sectors(sol, 50_000) > 50_000);
+}
+
+/// Every sector of the 3-stone game (the largest, 3 against 3 on the
+/// board, is Nine Men's Morris' flying endgame): by induction over the
+/// solving order, the whole game equals the definition.
+#[test]
+#[ignore = "about 1 min and 1 GB; run with --ignored"]
+fn three_stone_game_every_sector_matches_the_definition() {
+    let sol = three_stones();
+    assert_eq!(
+        check_sectors(sol, u64::MAX) as u128,
+        sol.tables.values().map(|t| t.len() as u128).sum::<u128>()
+    );
+    check_verify(sol);
+    check_moving_phase(sol);
+}
+
+/// The 4-stone game: the sectors of up to 3 million slots against the
+/// definition (the others, up to 51 million slots, are too big for the
+/// oracle's hash map), every value against its successors.
+#[test]
+#[ignore = "several minutes and 2 GB; run with --ignored"]
+fn four_stone_game_matches_the_definition() {
+    let sol = LaskerSolution::<Nine>::solve(RuleSet::lasker(4), &Silent, |_| {}).unwrap();
+    assert!(check_sectors(&sol, 3_000_000) > 1_000_000);
+    check_verify(&sol);
+    check_moving_phase(&sol);
+}
+
+#[test]
+fn files_refuse_another_rule_set() {
+    let dir = std::env::temp_dir().join(format!("lasker-files-test-{}", std::process::id()));
+    let sol = three_stones();
+    let rules = sol.rules;
+    files::write::<Nine>(&dir, sol).unwrap();
+    let back = files::load::<Nine>(&dir, rules).unwrap();
+    assert!(back.tables == sol.tables);
+    let s = LaskerSector::new(3, 2, 0, 1);
+    // The same file under another stone count, without flying, or as a
+    // table of the wrong size is refused.
+    for other in [
+        RuleSet::lasker(4),
+        RuleSet {
+            flying: false,
+            ..RuleSet::lasker(3)
+        },
+    ] {
+        std::fs::copy(
+            files::file_name(&dir, rules, s),
+            files::file_name(&dir, other, s),
+        )
+        .unwrap();
+        let err = files::open::<Nine>(&dir, other, s).unwrap_err();
+        assert!(matches!(err, FilesError::Mismatch { .. }), "{err}");
+    }
+    let wrong = LaskerSector::new(3, 3, 0, 0);
+    std::fs::copy(
+        files::file_name(&dir, rules, s),
+        files::file_name(&dir, rules, wrong),
+    )
+    .unwrap();
+    assert!(matches!(
+        files::open::<Nine>(&dir, rules, wrong).unwrap_err(),
+        FilesError::Mismatch { .. }
+    ));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Run the `solver` binary; stdout and success.
+fn run_cli(args: &[&str]) -> (String, bool) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_solver"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        out.status.success(),
+    )
+}
+
+#[test]
+fn cli_perft_start_and_probe() {
+    let board = Board24::new();
+    let (out, ok) = run_cli(&["lasker", "perft", "3", "--json"]);
+    assert!(ok);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        v["leaves"].as_u64().unwrap(),
+        oracle_perft(&state(&board, &[], &[], [10, 10]), &board, 3)
+    );
+    // A bad position is one error line and a failure.
+    assert!(!run_cli(&["lasker", "show", "WWWWWWWWWWW............. w 0 0"]).1);
+    // The 3-stone game's files: the start value is the definition's (the
+    // start's sector pair is checked against it above).
+    let dir = std::env::temp_dir().join(format!("lasker-cli-test-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    let sol = three_stones();
+    files::write::<Nine>(&dir, sol).unwrap();
+    let start = State {
+        cells: [0; 24],
+        hand: [3, 3],
+    };
+    let expected = sol.value(&start.position(&board)).unwrap();
+    let (out, ok) = run_cli(&["lasker", "start", "--stones", "3", "--dir", d, "--json"]);
+    assert!(ok, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["outcome"], expected.outcome().as_str());
+    assert_eq!(v["distance"].as_u64(), expected.distance().map(u64::from));
+    assert_eq!(v["moves"].as_array().unwrap().len(), 24);
+    let (out, ok) = run_cli(&["lasker", "stats", "--stones", "3", "--dir", d, "--json"]);
+    assert!(ok);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    // Every position of the game: for each side 3 stones on the board and
+    // in hand, any split, placed on 24 points.
+    let choose = |n: u64, k: u64| (0..k).fold(1u64, |acc, i| acc * (n - i) / (i + 1));
+    let all: u64 = (0..=3u64)
+        .flat_map(|a| (0..=3u64).map(move |b| (a, b)))
+        .map(|(a, b)| choose(24, a) * choose(24 - a, b))
+        .sum();
+    assert_eq!(v["positions"].as_u64().unwrap(), all);
+    // Tables of another stone count are not there.
+    assert!(!run_cli(&["lasker", "start", "--stones", "4", "--dir", d]).1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
