@@ -665,7 +665,10 @@ pub(crate) fn print_position_value<B: Board>(
         println!("  {m:<12} {}", text(*v));
     }
     if !placing {
-        println!("(distances in plies to the next removal or the end of the game)");
+        println!(
+            "(distances in plies to the next {}removal or the end of the game)",
+            if rules.interleave { "placement, " } else { "" }
+        );
     }
     Ok(())
 }
