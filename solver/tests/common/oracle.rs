@@ -476,14 +476,25 @@ pub fn solve_moving(rules: &Rules, max: usize) -> Vec<Subspace> {
         loop {
             let mut changed = Vec::new();
             for &(i, us, them) in &undecided {
-                moves(&masks, rules.flying, us, them, &mut next);
-                if next.is_empty() {
-                    if level == 0 {
+                if level == 0 {
+                    // A side without a move has lost.
+                    let empty = !(us | them) & ((1u32 << n) - 1);
+                    let flies = rules.flying && us.count_ones() == 3;
+                    let blocked = !(0..n).any(|p| {
+                        us >> p & 1 == 1
+                            && (if flies {
+                                empty
+                            } else {
+                                masks.adjacent[p] & empty
+                            }) != 0
+                    });
+                    if blocked {
                         changed.push((i, us, them, (false, 0)));
                     }
                     continue;
                 }
-                if level == 0 {
+                moves(&masks, rules.flying, us, them, &mut next);
+                if next.is_empty() {
                     continue;
                 }
                 let (w, b) = group[i];
@@ -507,7 +518,10 @@ pub fn solve_moving(rules: &Rules, max: usize) -> Vec<Subspace> {
                         subs[find(&subs, b, w)].get(nu, nt)
                     };
                     match v {
-                        Some((false, d)) if d == level - 1 => win = true,
+                        Some((false, d)) if d == level - 1 => {
+                            win = true;
+                            break;
+                        }
                         Some((true, d)) => longest = longest.max(d),
                         _ => all_won = false,
                     }
