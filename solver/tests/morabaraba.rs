@@ -417,3 +417,67 @@ fn full_board_subspace_is_a_draw() {
         assert!(s.successors(&model(true)).is_empty());
     }
 }
+
+/// Run the `solver` binary; stdout and success.
+fn run_cli(args: &[&str]) -> (String, bool) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_solver"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        out.status.success(),
+    )
+}
+
+#[test]
+fn cli_generate_stats_verify_probe() {
+    let dir = temp_dir("cli");
+    let d = dir.to_str().unwrap();
+    let table = ["--max-stones", "3", "--dir", d];
+    let with = |verb: &[&str]| -> Vec<String> {
+        let mut v: Vec<String> = ["morabaraba"].iter().map(|s| s.to_string()).collect();
+        v.extend(verb.iter().map(|s| s.to_string()));
+        v.extend(table.iter().map(|s| s.to_string()));
+        v
+    };
+    let run = |args: Vec<String>| {
+        let refs: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+        run_cli(&refs)
+    };
+    let (out, ok) = run(with(&["generate", "--json"]));
+    assert!(ok, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let group = &Morabaraba::geometry().symmetries;
+    assert_eq!(v["positions"].as_u64().unwrap(), burnside(group, 3, 3));
+    let (out, ok) = run(with(&["stats", "--json"]));
+    assert!(ok);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["subspaces"].as_array().unwrap().len(), 1);
+    let (_, ok) = run(with(&["verify", "--json"]));
+    assert!(ok);
+    // White closes the diagonal a7-b6-c5 (d5 to c5) and leaves Black two
+    // stones: a win in one ply, as the oracle sees it.
+    let picture = "W..W...W............B.BB";
+    let s = state(picture, 0, [0, 0]);
+    assert!(s.successors(&model(true)).iter().any(|t| t.on_board(1) < 3));
+    let text = format!("{picture} w 0 0");
+    let (out, ok) = run(with(&["probe", &text, "--json"]));
+    assert!(ok, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["outcome"], "win");
+    assert_eq!(v["distance"], 1);
+    // A placement position is not in the moving-phase tables: one error.
+    let (_, ok) = run(with(&["probe", "W..W...W............B.BB w 1 1"]));
+    assert!(!ok);
+    // 4-stone tables were not generated: a clear failure, no panic.
+    let (_, ok) = run_cli(&[
+        "morabaraba",
+        "probe",
+        "WW.W...W............B.BB b 0 0",
+        "--dir",
+        d,
+    ]);
+    assert!(!ok);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

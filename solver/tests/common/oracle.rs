@@ -392,7 +392,7 @@ impl Masks {
 
     /// Is the stone on `p` in a mill of the stones `bits`?
     fn in_mill(&self, bits: u32, p: usize) -> bool {
-        self.mills_at[p].iter().any(|&m| bits & m == m)
+        self.mills_at[p].iter().any(|&m| m & !bits == 0)
     }
 }
 
