@@ -1,13 +1,27 @@
 //! Morabaraba's rules layer through the family engine, checked against a
 //! separate, simple implementation of the rules written here from the text
 //! of `RULES.md` (the Nine Men's Morris board plus four diagonal lines,
-//! edges and mills; 12 stones; a full board after placement ends the game):
-//! perft from the start and from hand-made positions.
+//! edges and mills; 12 stones; a full board after placement ends the game,
+//! `tests/common/oracle.rs`): perft from the start and from hand-made
+//! positions; the symmetry-reduced index against Burnside's lemma; the
+//! moving-phase tables of the small subspaces against the oracle's forward,
+//! definition-level solver; files refused under another rule set.
 
-use solver::morris::board::{Board, Morabaraba};
+mod common;
+
+use common::oracle::{self, Rules, State};
+use solver::morris::board::{Board, Morabaraba, Six};
+use solver::morris::family::files;
 use solver::morris::family::game::{self, Ending};
-use solver::morris::position::{Color, Position};
-use solver::morris::variant::RuleSet;
+use solver::morris::family::moving_tables;
+use solver::morris::family::solve::{recompute_in, MovingPair};
+use solver::morris::family::symmetric::{self, Symmetric};
+use solver::morris::index::Subspace;
+use solver::morris::position::Position;
+use solver::morris::sector::TableId;
+use solver::morris::variant::{FullBoard, RuleSet};
+use tablebase::retro::{solve, Silent};
+use tablebase::Value;
 
 const N: usize = 24;
 
@@ -40,175 +54,41 @@ const LINES: [[&str; 3]; 20] = [
     ["a1", "b2", "c3"],
 ];
 
-fn at(name: &str) -> usize {
-    POINTS.iter().position(|p| *p == name).unwrap()
+/// The engine's reading order (that of Nine Men's Morris).
+const READING: [&str; N] = [
+    "a7", "d7", "g7", "b6", "d6", "f6", "c5", "d5", "e5", "a4", "b4", "c4", "e4", "f4", "g4", "c3",
+    "d3", "e3", "b2", "d2", "f2", "a1", "d1", "g1",
+];
+
+/// The oracle's board: consecutive points of a line are adjacent.
+fn board() -> oracle::Board {
+    let edges: Vec<[&str; 2]> = LINES
+        .iter()
+        .flat_map(|[a, b, c]| [[*a, *b], [*b, *c]])
+        .collect();
+    oracle::Board::new(&POINTS, &READING, &edges, &LINES)
 }
 
-/// The oracle's view of the rules.
-struct Rules {
-    neighbours: Vec<Vec<usize>>,
-    mills: Vec<[usize; 3]>,
-    flying: bool,
-}
-
-impl Rules {
-    fn new(flying: bool) -> Rules {
-        let mut neighbours = vec![Vec::new(); N];
-        for [a, b, c] in LINES {
-            for (p, q) in [(a, b), (b, c)] {
-                neighbours[at(p)].push(at(q));
-                neighbours[at(q)].push(at(p));
-            }
-        }
-        let mills = LINES
-            .iter()
-            .map(|m| [at(m[0]), at(m[1]), at(m[2])])
-            .collect();
-        Rules {
-            neighbours,
-            mills,
-            flying,
-        }
+fn model(flying: bool) -> Rules {
+    Rules {
+        board: board(),
+        flying,
     }
 }
 
-/// A position: cells (0 empty, 1 White, 2 Black), hands, side to move (0 or 1).
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
-struct State {
-    cells: [u8; N],
-    hand: [u8; 2],
-    turn: usize,
+/// The engine's bit of a point.
+fn bit(name: &str) -> u8 {
+    Morabaraba::geometry().point(name).unwrap()
 }
 
-impl State {
-    fn on_board(&self, side: usize) -> usize {
-        self.cells
-            .iter()
-            .filter(|&&c| c as usize == side + 1)
-            .count()
-    }
-
-    /// Is the stone on `p` in a mill of its colour?
-    fn in_mill(&self, rules: &Rules, p: usize) -> bool {
-        let c = self.cells[p];
-        rules
-            .mills
-            .iter()
-            .any(|m| m.contains(&p) && m.iter().all(|&q| self.cells[q] == c))
-    }
-
-    /// Every successor, one per move (a move with each possible removal).
-    fn successors(&self, rules: &Rules) -> Vec<State> {
-        let me = self.turn;
-        if self.on_board(me) + (self.hand[me] as usize) < 3 {
-            return Vec::new();
-        }
-        let mut out = Vec::new();
-        let mut moved = |mut s: State, to: usize| {
-            let opp = 1 - me;
-            s.turn = opp;
-            if s.in_mill(rules, to) && s.on_board(opp) > 0 {
-                let theirs: Vec<usize> =
-                    (0..N).filter(|&p| s.cells[p] as usize == opp + 1).collect();
-                let free: Vec<usize> = theirs
-                    .iter()
-                    .copied()
-                    .filter(|&p| !s.in_mill(rules, p))
-                    .collect();
-                for p in if free.is_empty() { theirs } else { free } {
-                    let mut t = s.clone();
-                    t.cells[p] = 0;
-                    out.push(t);
-                }
-            } else {
-                out.push(s);
-            }
-        };
-        if self.hand[me] > 0 {
-            for to in 0..N {
-                if self.cells[to] == 0 {
-                    let mut s = self.clone();
-                    s.cells[to] = me as u8 + 1;
-                    s.hand[me] -= 1;
-                    moved(s, to);
-                }
-            }
-        } else {
-            let flies = rules.flying && self.on_board(me) == 3;
-            for from in 0..N {
-                if self.cells[from] as usize != me + 1 {
-                    continue;
-                }
-                for to in 0..N {
-                    let reach = flies || rules.neighbours[from].contains(&to);
-                    if reach && self.cells[to] == 0 {
-                        let mut s = self.clone();
-                        s.cells[from] = 0;
-                        s.cells[to] = me as u8 + 1;
-                        moved(s, to);
-                    }
-                }
-            }
-        }
-        out
-    }
-
-    fn start(stones: u8) -> State {
-        State {
-            cells: [0; N],
-            hand: [stones, stones],
-            turn: 0,
-        }
-    }
-
-    /// The engine's position of this state (bits by the engine's layout).
-    fn position(&self) -> Position {
-        let g = Morabaraba::geometry();
-        let mut stones = [0u32; 2];
-        for (i, name) in POINTS.iter().enumerate() {
-            if self.cells[i] > 0 {
-                stones[self.cells[i] as usize - 1] |= 1 << g.point(name).unwrap();
-            }
-        }
-        Position {
-            stones,
-            hand: self.hand,
-            to_move: if self.turn == 0 {
-                Color::White
-            } else {
-                Color::Black
-            },
-        }
-    }
+/// The engine's position of an oracle state.
+fn position(s: &State) -> Position {
+    s.position(&board(), bit)
 }
 
-fn oracle_perft(s: &State, rules: &Rules, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let next = s.successors(rules);
-    if next.is_empty() {
-        return 1;
-    }
-    next.iter().map(|t| oracle_perft(t, rules, depth - 1)).sum()
-}
-
-/// A state from a board picture in the engine's reading order (that of
-/// Nine Men's Morris).
-fn state(board: &str, turn: usize, hand: [u8; 2]) -> State {
-    const READING: [&str; N] = [
-        "a7", "d7", "g7", "b6", "d6", "f6", "c5", "d5", "e5", "a4", "b4", "c4", "e4", "f4", "g4",
-        "c3", "d3", "e3", "b2", "d2", "f2", "a1", "d1", "g1",
-    ];
-    let mut cells = [0; N];
-    for (ch, name) in board.chars().zip(READING) {
-        cells[at(name)] = match ch {
-            'W' => 1,
-            'B' => 2,
-            _ => 0,
-        };
-    }
-    State { cells, hand, turn }
+/// A state from a board picture in the engine's reading order.
+fn state(picture: &str, turn: usize, hand: [u8; 2]) -> State {
+    State::picture(&board(), picture, turn, hand)
 }
 
 #[test]
@@ -223,10 +103,10 @@ fn perft_matches_the_oracle() {
         (state("W...B..W.B...B....W..B..", 0, [0, 0]), 3),
     ];
     for flying in [true, false] {
-        let oracle = Rules::new(flying);
+        let model = model(flying);
         for (s, depth) in &positions {
             let rules = RuleSet::new(12, flying);
-            let pos = s.position();
+            let pos = position(s);
             game::validate::<Morabaraba>(&pos, rules).unwrap();
             let text = game::format_position::<Morabaraba>(&pos);
             assert_eq!(
@@ -236,7 +116,7 @@ fn perft_matches_the_oracle() {
             for d in 1..=*depth {
                 assert_eq!(
                     game::perft::<Morabaraba>(&pos, rules, d),
-                    oracle_perft(s, &oracle, d),
+                    oracle::perft(s, &model, d),
                     "{text} depth {d} flying {flying}"
                 );
             }
@@ -250,24 +130,354 @@ fn a_full_board_after_placement_is_a_draw() {
     // without closing a mill: the board is full, White cannot move.
     let s = state("WBWBWBBWBWBWBWBWBWWBWWB.", 1, [0, 1]);
     let rules = RuleSet::new(12, true);
-    let pos = s.position();
+    let pos = position(&s);
     game::validate::<Morabaraba>(&pos, rules).unwrap();
     let moves = game::legal_moves::<Morabaraba>(&pos, rules);
-    assert_eq!(moves.len(), oracle_perft(&s, &Rules::new(true), 1) as usize);
+    assert_eq!(moves.len(), oracle::perft(&s, &model(true), 1) as usize);
     for m in moves {
         let next = game::apply(&pos, m);
         let full = next.stones[0] | next.stones[1] == Morabaraba::FULL;
         // The oracle: no successor from a full board.
-        let oracle_next: Vec<State> = s.successors(&Rules::new(true));
-        assert!(oracle_next.iter().any(|t| t.position() == next));
+        let oracle_next: Vec<State> = s.successors(&model(true));
+        assert!(oracle_next.iter().any(|t| position(t) == next));
         if full {
             assert!(oracle_next
                 .iter()
-                .all(|t| t.successors(&Rules::new(true)).is_empty() || t.cells.contains(&0)));
+                .all(|t| t.successors(&model(true)).is_empty() || t.cells.contains(&0)));
             assert_eq!(
                 game::ending::<Morabaraba>(&next, rules),
                 Some(Ending::FullBoardDraw)
             );
         }
     }
+}
+
+/// Orbits of (white set, black set) pairs of `w` and `b` points under a
+/// permutation group, by Burnside's lemma: the mean over the group of the
+/// colourings each permutation fixes (a fixed colouring paints each cycle
+/// in one colour).
+fn burnside(group: &[Vec<u8>], w: usize, b: usize) -> u64 {
+    let mut fixed_total = 0u64;
+    for perm in group {
+        let mut seen = vec![false; perm.len()];
+        let mut cycles = Vec::new();
+        for start in 0..perm.len() {
+            let mut len = 0;
+            let mut p = start;
+            while !seen[p] {
+                seen[p] = true;
+                p = perm[p] as usize;
+                len += 1;
+            }
+            if len > 0 {
+                cycles.push(len);
+            }
+        }
+        // ways[x][y]: colourings of the cycles so far with x white, y black.
+        let mut ways = vec![vec![0u64; b + 1]; w + 1];
+        ways[0][0] = 1;
+        for len in cycles {
+            let mut next = ways.clone();
+            for x in 0..=w {
+                for y in 0..=b {
+                    let n = ways[x][y];
+                    if x + len <= w {
+                        next[x + len][y] += n;
+                    }
+                    if y + len <= b {
+                        next[x][y + len] += n;
+                    }
+                }
+            }
+            ways = next;
+        }
+        fixed_total += ways[w][b];
+    }
+    assert_eq!(fixed_total % group.len() as u64, 0);
+    fixed_total / group.len() as u64
+}
+
+/// The index's positions of subspace `(w, b)` against Burnside's count.
+fn check_burnside(w: usize, b: usize) -> u64 {
+    let group = &Morabaraba::geometry().symmetries;
+    let sub = Subspace::new(w as u8, b as u8);
+    let n = symmetric::positions::<Morabaraba>(sub);
+    assert_eq!(n, burnside(group, w, b), "{sub}");
+    n
+}
+
+/// The symmetry-reduced index holds one position per orbit: its class
+/// counts and the positions of the subspaces up to 6 stones a side and of
+/// the full board equal Burnside's count over the board's automorphism
+/// group (all subspaces: the ignored test below).
+#[test]
+fn index_counts_match_burnside() {
+    let group = &Morabaraba::geometry().symmetries;
+    assert_eq!(group.len(), 16);
+    for w in 0..=N {
+        assert_eq!(
+            symmetric::classes::<Morabaraba>(w) as u64,
+            burnside(group, w, 0),
+            "{w} stones"
+        );
+    }
+    for w in 3..=6 {
+        for b in 3..=6 {
+            check_burnside(w, b);
+        }
+    }
+    check_burnside(12, 12);
+    check_burnside(12, 11);
+}
+
+#[test]
+#[ignore = "about a minute: every subspace's positions counted; run with --ignored"]
+fn every_subspace_matches_burnside() {
+    let mut total = 0;
+    for w in 3..=12 {
+        for b in 3..=12 {
+            total += check_burnside(w, b);
+        }
+    }
+    // The moving phase of Morabaraba (RULES.md: about 1.65 × 10^10).
+    assert!((16_400_000_000..16_600_000_000).contains(&total), "{total}");
+}
+
+/// Every position, mapped to its canonical image, lands on a used slot that
+/// holds that image, for random positions of every subspace.
+#[test]
+fn canonical_images_have_valid_slots() {
+    let mut x: u64 = 0x0123_4567_89AB_CDEF;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    for w in 3..=12u32 {
+        for b in 3..=12u32 {
+            for _ in 0..200 {
+                // Random w points for us, then b of the rest for them.
+                let (mut us, mut them) = (0u32, 0u32);
+                while us.count_ones() < w {
+                    us |= 1 << (next() % 24);
+                }
+                while them.count_ones() < b {
+                    let p = next() % 24;
+                    if us >> p & 1 == 0 {
+                        them |= 1 << p;
+                    }
+                }
+                let sub = Subspace::of(us, them);
+                let slot = symmetric::slot::<Morabaraba>(us, them);
+                assert!(slot < symmetric::size::<Morabaraba>(sub));
+                let (cu, ct) = symmetric::canonical::<Morabaraba>(us, them);
+                assert_eq!(symmetric::position::<Morabaraba>(sub, slot), Some((cu, ct)));
+                // The canonical image is an image.
+                assert!((0..16).any(|op| Morabaraba::transform(op, us) == cu
+                    && Morabaraba::transform(op, them) == ct));
+            }
+        }
+    }
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("morabaraba-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// The tables of every subspace with 3..=`max` stones a side equal the
+/// oracle's forward, definition-level solve, position by position (every
+/// position of the dense space, looked up through its canonical slot),
+/// outcome and distance to conversion; and every used slot is met.
+fn tables_match_the_forward_solver(max: u8, flying: bool) {
+    let dir = temp_dir(&format!("forward-{max}-{flying}"));
+    let rules = RuleSet::new(12, flying);
+    moving_tables::generate::<Morabaraba>(&dir, rules, max, &Silent, |_| {}).unwrap();
+    let model = model(flying);
+    let bits: Vec<u8> = model.board.names.iter().map(|n| bit(n)).collect();
+    let to_engine = |set: u32| {
+        (0..N)
+            .filter(|&p| set >> p & 1 == 1)
+            .fold(0u32, |acc, p| acc | 1 << bits[p])
+    };
+    for sub in oracle::solve_moving(&model, max as usize) {
+        let s = Subspace::new(sub.us as u8, sub.them as u8);
+        let table = files::open_moving::<Morabaraba, Symmetric>(&dir, rules, s)
+            .unwrap()
+            .values()
+            .unwrap();
+        let mut met = vec![false; table.len()];
+        sub.for_each(N, |us, them, v| {
+            let (eu, et) = (to_engine(us), to_engine(them));
+            let slot = symmetric::slot::<Morabaraba>(eu, et) as usize;
+            met[slot] = true;
+            let expected = match v {
+                None => Value::DRAW,
+                Some((true, d)) => Value::win(d as u16),
+                Some((false, d)) => Value::loss(d as u16),
+            };
+            assert_eq!(table[slot], expected, "{s} us {eu:#x} them {et:#x}");
+        });
+        let used = met.iter().filter(|&&m| m).count() as u64;
+        assert_eq!(used, symmetric::positions::<Morabaraba>(s), "{s}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn three_stones_match_the_forward_solver() {
+    tables_match_the_forward_solver(3, true);
+}
+
+#[test]
+#[ignore = "about 25 s of CPU; run with --ignored"]
+fn three_stones_without_flying_match_the_forward_solver() {
+    tables_match_the_forward_solver(3, false);
+}
+
+#[test]
+#[ignore = "minutes: 4-3 and 3-4 by the forward solver; run with --ignored"]
+fn four_three_matches_the_forward_solver() {
+    // 4-4 is left out: the forward solver's dense arrays would take 450 MB.
+    tables_match_the_forward_solver(4, true);
+}
+
+#[test]
+fn files_refuse_another_rule_set() {
+    let dir = temp_dir("files");
+    let rules = RuleSet::new(12, true);
+    let reports = moving_tables::generate::<Morabaraba>(&dir, rules, 3, &Silent, |_| {}).unwrap();
+    assert!(!reports[0].resumed);
+    // A second run finds the tables and keeps them.
+    let again = moving_tables::generate::<Morabaraba>(&dir, rules, 3, &Silent, |_| {}).unwrap();
+    assert!(again[0].resumed);
+    let sub = Subspace::new(3, 3);
+    let id = TableId::Moving(sub);
+    let blocked = RuleSet {
+        full_board: FullBoard::BlockedLoses,
+        ..rules
+    };
+    for other in [RuleSet::new(12, false), blocked] {
+        std::fs::copy(
+            files::file_name::<Morabaraba>(&dir, rules, id).unwrap(),
+            files::file_name::<Morabaraba>(&dir, other, id).unwrap(),
+        )
+        .unwrap();
+        let err = files::open_moving::<Morabaraba, Symmetric>(&dir, other, sub).unwrap_err();
+        assert!(matches!(err, files::FilesError::Mismatch { .. }), "{err}");
+    }
+    // A Six Men's Morris file under Morabaraba's name is refused too.
+    let six = files::file_name::<Six>(&dir, RuleSet::new(6, true), id).unwrap();
+    let six_values = vec![Value::DRAW; solver::morris::family::index::size::<Six>(sub) as usize];
+    files::write_moving::<Six>(&dir, RuleSet::new(6, true), sub, &six_values, 0).unwrap();
+    std::fs::rename(
+        &six,
+        files::file_name::<Morabaraba>(&dir, rules, id).unwrap(),
+    )
+    .unwrap();
+    assert!(files::open_moving::<Morabaraba, Symmetric>(&dir, rules, sub).is_err());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// 12-12 (a full board, reached only right after placement): the side to
+/// move has no move; the pair solves every such position to a draw, or to
+/// a loss under the rule option "the blocked side loses". No move is
+/// possible, so the table its removals would lead into is never read.
+#[test]
+fn full_board_subspace_is_a_draw() {
+    let sub = Subspace::new(12, 12);
+    for (full_board, expected) in [
+        (FullBoard::Draw, Value::DRAW),
+        (FullBoard::BlockedLoses, Value::loss(0)),
+    ] {
+        let rules = RuleSet {
+            full_board,
+            ..RuleSet::new(12, true)
+        };
+        let game = MovingPair::<Morabaraba, Symmetric>::new(rules, sub, |_| Some(&[])).unwrap();
+        let (values, _) = solve(&game, &Silent).unwrap();
+        let mut used = 0;
+        for (slot, v) in values[0].iter().enumerate() {
+            if let Some((us, them)) = symmetric::position::<Morabaraba>(sub, slot as u64) {
+                assert_eq!(us | them, Morabaraba::FULL);
+                assert_eq!(*v, expected, "slot {slot}");
+                assert_eq!(
+                    recompute_in::<Morabaraba, Symmetric>(rules, us, them, &[], None),
+                    expected
+                );
+                used += 1;
+            }
+        }
+        // The oracle agrees: a full board has no successor.
+        let group = &Morabaraba::geometry().symmetries;
+        assert_eq!(used, burnside(group, 12, 12));
+        let s = state("WBWBWBBWBWBWBWBWBWWBWWBW", 0, [0, 0]);
+        assert!(s.successors(&model(true)).is_empty());
+    }
+}
+
+/// Run the `solver` binary; stdout and success.
+fn run_cli(args: &[&str]) -> (String, bool) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_solver"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        out.status.success(),
+    )
+}
+
+#[test]
+fn cli_generate_stats_verify_probe() {
+    let dir = temp_dir("cli");
+    let d = dir.to_str().unwrap();
+    let table = ["--max-stones", "3", "--dir", d];
+    let with = |verb: &[&str]| -> Vec<String> {
+        let mut v: Vec<String> = ["morabaraba"].iter().map(|s| s.to_string()).collect();
+        v.extend(verb.iter().map(|s| s.to_string()));
+        v.extend(table.iter().map(|s| s.to_string()));
+        v
+    };
+    let run = |args: Vec<String>| {
+        let refs: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+        run_cli(&refs)
+    };
+    let (out, ok) = run(with(&["generate", "--json"]));
+    assert!(ok, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let group = &Morabaraba::geometry().symmetries;
+    assert_eq!(v["positions"].as_u64().unwrap(), burnside(group, 3, 3));
+    let (out, ok) = run(with(&["stats", "--json"]));
+    assert!(ok);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["subspaces"].as_array().unwrap().len(), 1);
+    let (_, ok) = run(with(&["verify", "--json"]));
+    assert!(ok);
+    // White closes the diagonal a7-b6-c5 (d5 to c5) and leaves Black two
+    // stones: a win in one ply, as the oracle sees it.
+    let picture = "W..W...W............B.BB";
+    let s = state(picture, 0, [0, 0]);
+    assert!(s.successors(&model(true)).iter().any(|t| t.on_board(1) < 3));
+    let text = format!("{picture} w 0 0");
+    let (out, ok) = run(with(&["probe", &text, "--json"]));
+    assert!(ok, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["outcome"], "win");
+    assert_eq!(v["distance"], 1);
+    // A placement position is not in the moving-phase tables: one error.
+    let (_, ok) = run(with(&["probe", "W..W...W............B.BB w 1 1"]));
+    assert!(!ok);
+    // 4-stone tables were not generated: a clear failure, no panic.
+    let (_, ok) = run_cli(&[
+        "morabaraba",
+        "probe",
+        "WW.W...W............B.BB b 0 0",
+        "--dir",
+        d,
+    ]);
+    assert!(!ok);
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -5,15 +5,17 @@
 //! tables of the reduced games (3 and 4 stones a side) against a forward,
 //! definition-level solver over every position reachable from the start.
 
+mod common;
+
+use common::oracle::{self, Rules, State};
 use solver::morris::board::{Board, Six};
 use solver::morris::family::files;
 use solver::morris::family::game;
 use solver::morris::family::solve::Solution;
 use solver::morris::index::Subspace;
-use solver::morris::position::{Color, Position};
+use solver::morris::position::Position;
 use solver::morris::sector::TableId;
 use solver::morris::variant::RuleSet;
-use std::collections::HashMap;
 use tablebase::retro::Silent;
 use tablebase::Outcome;
 
@@ -35,182 +37,38 @@ const MILLS: [[&str; 3]; 8] = [
     ["b2", "b3", "b4"],
 ];
 
-fn at(name: &str) -> usize {
-    POINTS.iter().position(|p| *p == name).unwrap()
+const READING: [&str; 16] = [
+    "a5", "c5", "e5", "b4", "c4", "d4", "a3", "b3", "d3", "e3", "b2", "c2", "d2", "a1", "c1", "e1",
+];
+
+/// The oracle's board.
+fn board() -> oracle::Board {
+    let mut edges = Vec::new();
+    for square in [OUTER, INNER] {
+        for i in 0..8 {
+            edges.push([square[i], square[(i + 1) % 8]]);
+        }
+    }
+    edges.extend(SPOKES);
+    oracle::Board::new(&POINTS, &READING, &edges, &MILLS)
 }
 
-/// The oracle's view of the rules.
-struct Rules {
-    neighbours: Vec<Vec<usize>>,
-    mills: Vec<[usize; 3]>,
-    flying: bool,
-}
-
-impl Rules {
-    fn new(flying: bool) -> Rules {
-        let mut neighbours = vec![Vec::new(); 16];
-        let mut edge = |a: &str, b: &str| {
-            neighbours[at(a)].push(at(b));
-            neighbours[at(b)].push(at(a));
-        };
-        for square in [OUTER, INNER] {
-            for i in 0..8 {
-                edge(square[i], square[(i + 1) % 8]);
-            }
-        }
-        for [a, b] in SPOKES {
-            edge(a, b);
-        }
-        let mills = MILLS
-            .iter()
-            .map(|m| [at(m[0]), at(m[1]), at(m[2])])
-            .collect();
-        Rules {
-            neighbours,
-            mills,
-            flying,
-        }
+fn model(flying: bool) -> Rules {
+    Rules {
+        board: board(),
+        flying,
     }
 }
 
-/// A position: cells (0 empty, 1 White, 2 Black), hands, side to move (0 or 1).
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
-struct State {
-    cells: [u8; 16],
-    hand: [u8; 2],
-    turn: usize,
-}
-
-impl State {
-    fn on_board(&self, side: usize) -> usize {
-        self.cells
-            .iter()
-            .filter(|&&c| c as usize == side + 1)
-            .count()
-    }
-
-    /// Is the stone on `p` in a mill of its colour?
-    fn in_mill(&self, rules: &Rules, p: usize) -> bool {
-        let c = self.cells[p];
-        rules
-            .mills
-            .iter()
-            .any(|m| m.contains(&p) && m.iter().all(|&q| self.cells[q] == c))
-    }
-
-    /// Every successor, one per move (a move with each possible removal).
-    fn successors(&self, rules: &Rules) -> Vec<State> {
-        let me = self.turn;
-        if self.on_board(me) + (self.hand[me] as usize) < 3 {
-            return Vec::new();
-        }
-        let mut out = Vec::new();
-        let mut moved = |mut s: State, to: usize| {
-            let opp = 1 - me;
-            s.turn = opp;
-            if s.in_mill(rules, to) && s.on_board(opp) > 0 {
-                let theirs: Vec<usize> = (0..16)
-                    .filter(|&p| s.cells[p] as usize == opp + 1)
-                    .collect();
-                let free: Vec<usize> = theirs
-                    .iter()
-                    .copied()
-                    .filter(|&p| !s.in_mill(rules, p))
-                    .collect();
-                for p in if free.is_empty() { theirs } else { free } {
-                    let mut t = s.clone();
-                    t.cells[p] = 0;
-                    out.push(t);
-                }
-            } else {
-                out.push(s);
-            }
-        };
-        if self.hand[me] > 0 {
-            for to in 0..16 {
-                if self.cells[to] == 0 {
-                    let mut s = self.clone();
-                    s.cells[to] = me as u8 + 1;
-                    s.hand[me] -= 1;
-                    moved(s, to);
-                }
-            }
-        } else {
-            let flies = rules.flying && self.on_board(me) == 3;
-            for from in 0..16 {
-                if self.cells[from] as usize != me + 1 {
-                    continue;
-                }
-                for to in 0..16 {
-                    let reach = flies || rules.neighbours[from].contains(&to);
-                    if reach && self.cells[to] == 0 {
-                        let mut s = self.clone();
-                        s.cells[from] = 0;
-                        s.cells[to] = me as u8 + 1;
-                        moved(s, to);
-                    }
-                }
-            }
-        }
-        out
-    }
-
-    fn start(stones: u8) -> State {
-        State {
-            cells: [0; 16],
-            hand: [stones, stones],
-            turn: 0,
-        }
-    }
-
-    /// The engine's position of this state (bits by the engine's layout).
-    fn position(&self) -> Position {
-        let g = Six::geometry();
-        let mut stones = [0u32; 2];
-        for (i, name) in POINTS.iter().enumerate() {
-            if self.cells[i] > 0 {
-                stones[self.cells[i] as usize - 1] |= 1 << g.point(name).unwrap();
-            }
-        }
-        Position {
-            stones,
-            hand: self.hand,
-            to_move: if self.turn == 0 {
-                Color::White
-            } else {
-                Color::Black
-            },
-        }
-    }
-}
-
-fn oracle_perft(s: &State, rules: &Rules, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let next = s.successors(rules);
-    if next.is_empty() {
-        return 1;
-    }
-    next.iter().map(|t| oracle_perft(t, rules, depth - 1)).sum()
+/// The engine's position of an oracle state.
+fn position(s: &State) -> Position {
+    s.position(&board(), |name| Six::geometry().point(name).unwrap())
 }
 
 /// A state from a board picture in the engine's reading order
 /// (a5 c5 e5 b4 c4 d4 a3 b3 d3 e3 b2 c2 d2 a1 c1 e1).
-fn state(board: &str, turn: usize, hand: [u8; 2]) -> State {
-    const READING: [&str; 16] = [
-        "a5", "c5", "e5", "b4", "c4", "d4", "a3", "b3", "d3", "e3", "b2", "c2", "d2", "a1", "c1",
-        "e1",
-    ];
-    let mut cells = [0; 16];
-    for (ch, name) in board.chars().zip(READING) {
-        cells[at(name)] = match ch {
-            'W' => 1,
-            'B' => 2,
-            _ => 0,
-        };
-    }
-    State { cells, hand, turn }
+fn state(picture: &str, turn: usize, hand: [u8; 2]) -> State {
+    State::picture(&board(), picture, turn, hand)
 }
 
 #[test]
@@ -227,78 +85,22 @@ fn perft_matches_the_oracle() {
         (state("WWWB.B......B...", 1, [2, 3]), 3),
     ];
     for flying in [true, false] {
-        let oracle = Rules::new(flying);
+        let model = model(flying);
         for (s, depth) in &positions {
             let rules = RuleSet::new(6, flying);
-            let pos = s.position();
+            let pos = position(s);
             game::validate::<Six>(&pos, rules).unwrap();
             let text = game::format_position::<Six>(&pos);
             assert_eq!(game::parse_position::<Six>(&text, rules).unwrap(), pos);
             for d in 1..=*depth {
                 assert_eq!(
                     game::perft::<Six>(&pos, rules, d),
-                    oracle_perft(s, &oracle, d),
+                    oracle::perft(s, &model, d),
                     "{text} depth {d} flying {flying}"
                 );
             }
         }
     }
-}
-
-/// Every position reachable from the start of the `stones`-stone game,
-/// solved by definition: a position without moves is lost in 0; a position
-/// with a successor lost in d is won in d + 1 (the least such d); one whose
-/// successors are all won is lost in 1 + the largest of their distances;
-/// what is never decided is a draw.
-fn forward_solve(stones: u8, rules: &Rules) -> (Vec<State>, Vec<Option<(bool, u32)>>) {
-    let mut ids: HashMap<State, usize> = HashMap::new();
-    let mut states = vec![State::start(stones)];
-    ids.insert(states[0].clone(), 0);
-    let mut succ: Vec<Vec<usize>> = Vec::new();
-    let mut i = 0;
-    while i < states.len() {
-        let next = states[i].successors(rules);
-        let mut list = Vec::new();
-        for t in next {
-            let id = *ids.entry(t.clone()).or_insert_with(|| {
-                states.push(t);
-                states.len() - 1
-            });
-            list.push(id);
-        }
-        succ.push(list);
-        i += 1;
-    }
-    // value: Some((won, distance)).
-    let mut value: Vec<Option<(bool, u32)>> = succ
-        .iter()
-        .map(|s| s.is_empty().then_some((false, 0)))
-        .collect();
-    let mut level = 1;
-    loop {
-        let mut changed = Vec::new();
-        for (p, s) in succ.iter().enumerate() {
-            if value[p].is_some() || s.is_empty() {
-                continue;
-            }
-            if s.iter().any(|&q| value[q] == Some((false, level - 1))) {
-                changed.push((p, (true, level)));
-            } else if s.iter().all(|&q| matches!(value[q], Some((true, _)))) {
-                let longest = s.iter().map(|&q| value[q].unwrap().1).max().unwrap();
-                if longest == level - 1 {
-                    changed.push((p, (false, level)));
-                }
-            }
-        }
-        if changed.is_empty() {
-            break;
-        }
-        for (p, v) in changed {
-            value[p] = Some(v);
-        }
-        level += 1;
-    }
-    (states, value)
 }
 
 /// The reduced games' tables agree with the forward solver: outcomes
@@ -307,11 +109,11 @@ fn forward_solve(stones: u8, rules: &Rules) -> (Vec<State>, Vec<Option<(bool, u3
 fn check_reduced_game(stones: u8, flying: bool) {
     let rules = RuleSet::new(stones, flying);
     let sol = Solution::<Six>::solve(rules, true, &Silent, |_| {}).unwrap();
-    let (states, values) = forward_solve(stones, &Rules::new(flying));
+    let (states, values) = oracle::forward_solve(stones, &model(flying));
     let depths = sol.depths().unwrap();
     let mut checked = 0;
     for (s, v) in states.iter().zip(&values) {
-        let pos = s.position();
+        let pos = position(s);
         let expected = match v {
             None => Outcome::Draw,
             Some((true, _)) => Outcome::Win,
@@ -357,7 +159,7 @@ fn check_reduced_game(stones: u8, flying: bool) {
     // colour swap once).
     let live = states
         .iter()
-        .map(|s| s.position())
+        .map(position)
         .filter(|p| p.material(p.to_move) >= 3)
         .map(|p| (p.us(), p.them(), p.our_hand(), p.their_hand()))
         .collect::<std::collections::HashSet<_>>()
@@ -430,7 +232,7 @@ fn cli_perft_generate_and_start() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(
         v["leaves"].as_u64().unwrap(),
-        oracle_perft(&State::start(6), &Rules::new(true), 3)
+        oracle::perft(&State::start(6), &model(true), 3)
     );
     // A bad position is one error line and a failure.
     let (_, ok) = run_cli(&["six", "show", "WWWWWWW......... w 0 0"]);
@@ -450,7 +252,7 @@ fn cli_perft_generate_and_start() {
         let (out, ok) = run_cli(&start);
         assert!(ok);
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-        let (_, values) = forward_solve(3, &Rules::new(flying));
+        let (_, values) = oracle::forward_solve(3, &model(flying));
         let expected = match values[0] {
             None => "draw",
             Some((true, _)) => "win",

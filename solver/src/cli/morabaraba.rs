@@ -1,18 +1,64 @@
 //! `solver morabaraba` subcommands: Morabaraba (the 24 points of Nine Men's
 //! Morris plus four diagonals, 12 stones, a full board draws) through the
-//! family engine: the rules layer so far (`show`, `perft`); its tables need
-//! the symmetry-reduced index on the family's boards (issue 13).
+//! family engine: the rules layer (`show`, `perft`) and the moving-phase
+//! tables over the symmetry-reduced index (`generate`, `stats`, `verify`,
+//! `probe`; [`crate::morris::family::moving_tables`]).
 
+use super::progress::Progress;
 use super::six::{perft, rules, show, Common};
-use super::CliResult;
+use super::{print_json, CliResult};
 use crate::morris::board::Morabaraba;
+use crate::morris::family::game::{
+    self, draw, ending, format_position, legal_moves, move_text, parse_position, Ending,
+};
+use crate::morris::family::moving_tables::{self, SubspaceReport};
+use crate::morris::family::symmetric;
+use crate::morris::position::Position;
+use crate::morris::variant::{FullBoard, RuleSet};
 use clap::Subcommand;
+use serde_json::json;
+use std::path::PathBuf;
+use std::time::Instant;
+use tablebase::{Outcome, Value};
 
 /// Arguments of `solver morabaraba`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// Options of the verbs that use the tablebase directory.
+#[derive(clap::Args, Debug, Clone)]
+pub struct TableArgs {
+    /// Tablebase directory.
+    #[arg(long, default_value = "morabaraba-tables")]
+    pub dir: PathBuf,
+    /// Subspaces with 3 to N stones a side (12 is the whole moving phase,
+    /// about 1.65 × 10^10 positions: hours).
+    #[arg(long, value_name = "N", default_value_t = 12,
+          value_parser = clap::value_parser!(u8).range(3..=12))]
+    pub max_stones: u8,
+    /// Play without flying (a side with 3 stones slides like any other).
+    #[arg(long)]
+    pub no_flying: bool,
+    /// A full board (12-12, right after placement) loses for the side to
+    /// move instead of drawing (the tables are named apart).
+    #[arg(long)]
+    pub blocked_loses: bool,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl TableArgs {
+    fn rules(&self) -> RuleSet {
+        let mut rules = RuleSet::new(12, !self.no_flying);
+        if self.blocked_loses {
+            rules.full_board = FullBoard::BlockedLoses;
+        }
+        rules
+    }
 }
 
 /// Subcommands of `solver morabaraba`.
@@ -36,6 +82,37 @@ pub enum Command {
         #[command(flatten)]
         common: Common,
     },
+    /// Solve the moving-phase subspaces with 3..=N stones a side, pair by
+    /// pair, each written to the directory when solved (a cut-off run
+    /// resumes: pairs already on disk are checked and skipped).
+    Generate {
+        #[command(flatten)]
+        tables: TableArgs,
+        /// Worker threads (default: one per core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// No progress bars or per-pair lines.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Per-subspace counts (positions, wins, draws, losses, longest win,
+    /// bytes) of a directory.
+    Stats(TableArgs),
+    /// Recompute stored values from their successors and report mismatches.
+    Verify {
+        #[command(flatten)]
+        tables: TableArgs,
+        /// Check this many evenly spread slots a subspace instead of all.
+        #[arg(long, value_name = "N")]
+        sample: Option<u64>,
+    },
+    /// Value of a moving-phase position and of each of its moves.
+    Probe {
+        /// Position text (both hands empty).
+        position: Vec<String>,
+        #[command(flatten)]
+        tables: TableArgs,
+    },
 }
 
 /// Run a `solver morabaraba` subcommand.
@@ -49,5 +126,274 @@ pub fn run(args: Args) -> CliResult {
             position,
             common,
         } => perft::<Morabaraba>(depth, &position, &common, rules::<Morabaraba>(&common)),
+        Command::Generate {
+            tables,
+            threads,
+            quiet,
+        } => {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads.unwrap_or(0))
+                .build()
+                .map_err(|e| e.to_string())?;
+            pool.install(|| generate(&tables, quiet))
+        }
+        Command::Stats(t) => stats(&t),
+        Command::Verify { tables, sample } => verify(&tables, sample),
+        Command::Probe { position, tables } => probe(&position, &tables),
     }
+}
+
+fn subspace_json(r: &SubspaceReport) -> serde_json::Value {
+    json!({
+        "subspace": r.sub.to_string(),
+        "slots": r.slots,
+        "positions": r.positions,
+        "wins": r.wdl[0],
+        "draws": r.wdl[1],
+        "losses": r.wdl[2],
+        "longest_win": r.longest_win,
+        "bytes": r.bytes,
+    })
+}
+
+fn subspace_line(r: &SubspaceReport) -> String {
+    format!(
+        "{:>5} {:>12} {:>12} {:>12} {:>12} {:>12} {:>5} {:>11}",
+        r.sub.to_string(),
+        r.slots,
+        r.positions,
+        r.wdl[0],
+        r.wdl[1],
+        r.wdl[2],
+        r.longest_win,
+        r.bytes
+    )
+}
+
+const HEADER: &str =
+    "  sub        slots    positions         wins        draws       losses   win       bytes";
+
+fn generate(args: &TableArgs, quiet: bool) -> CliResult {
+    let rules = args.rules();
+    let max = args.max_stones;
+    symmetric::warm_up::<Morabaraba>();
+    let total: u64 = moving_tables::subspaces(max)
+        .iter()
+        .map(|&s| symmetric::size::<Morabaraba>(s))
+        .sum();
+    let progress = Progress::new(quiet || args.json, total, "slots");
+    let started = Instant::now();
+    if !quiet && !args.json {
+        println!("{HEADER}");
+    }
+    let reports = moving_tables::generate::<Morabaraba>(&args.dir, rules, max, &progress, |r| {
+        let slots: u64 = r.parts.iter().map(|p| p.slots).sum();
+        progress.advance_overall(slots);
+        if !quiet && !args.json {
+            for p in &r.parts {
+                progress.log(&subspace_line(p));
+            }
+            progress.log(&if r.resumed {
+                "      (on disk, checked and kept)".to_string()
+            } else {
+                format!(
+                    "      pair solved in {:.1} s ({:.2} M slots/s)",
+                    r.seconds,
+                    slots as f64 / r.seconds.max(1e-9) / 1e6
+                )
+            });
+        }
+    });
+    progress.done();
+    let reports = reports.map_err(|e| e.to_string())?;
+    let seconds = started.elapsed().as_secs_f64();
+    let parts: Vec<&SubspaceReport> = reports.iter().flat_map(|r| &r.parts).collect();
+    let slots: u64 = parts.iter().map(|p| p.slots).sum();
+    let positions: u64 = parts.iter().map(|p| p.positions).sum();
+    let bytes: u64 = parts.iter().map(|p| p.bytes).sum();
+    let solved: u64 = reports
+        .iter()
+        .filter(|r| !r.resumed)
+        .flat_map(|r| &r.parts)
+        .map(|p| p.slots)
+        .sum();
+    if args.json {
+        return print_json(&json!({
+            "variant": "morabaraba",
+            "flying": rules.flying,
+            "max_stones": max,
+            "subspaces": parts.iter().map(|p| subspace_json(p)).collect::<Vec<_>>(),
+            "slots": slots,
+            "positions": positions,
+            "bytes": bytes,
+            "solved_slots": solved,
+            "seconds": seconds,
+        }));
+    }
+    println!(
+        "{} subspaces, {positions} positions ({slots} slots, {solved} solved now) in {seconds:.1} s; {bytes} bytes in {}",
+        parts.len(),
+        args.dir.display()
+    );
+    Ok(())
+}
+
+fn stats(args: &TableArgs) -> CliResult {
+    let rules = args.rules();
+    let rows = moving_tables::stats::<Morabaraba>(&args.dir, rules, args.max_stones)
+        .map_err(|e| e.to_string())?;
+    let sum = |f: fn(&SubspaceReport) -> u64| rows.iter().map(f).sum::<u64>();
+    let (positions, wins, draws, losses, bytes) = (
+        sum(|r| r.positions),
+        sum(|r| r.wdl[0]),
+        sum(|r| r.wdl[1]),
+        sum(|r| r.wdl[2]),
+        sum(|r| r.bytes),
+    );
+    if args.json {
+        return print_json(&json!({
+            "variant": "morabaraba",
+            "flying": rules.flying,
+            "max_stones": args.max_stones,
+            "subspaces": rows.iter().map(subspace_json).collect::<Vec<_>>(),
+            "positions": positions,
+            "wins": wins,
+            "draws": draws,
+            "losses": losses,
+            "bytes": bytes,
+        }));
+    }
+    println!("{HEADER}");
+    for r in &rows {
+        println!("{}", subspace_line(r));
+    }
+    println!(
+        "{:>5} {:>12} {positions:>12} {wins:>12} {draws:>12} {losses:>12} {:>5} {bytes:>11}",
+        "total", "", ""
+    );
+    Ok(())
+}
+
+fn verify(args: &TableArgs, sample: Option<u64>) -> CliResult {
+    let rules = args.rules();
+    let started = Instant::now();
+    let json = args.json;
+    let reports =
+        moving_tables::verify::<Morabaraba>(&args.dir, rules, args.max_stones, sample, |r| {
+            if !json {
+                println!(
+                    "{:>5}: {} positions recomputed, {} mismatches",
+                    r.sub.to_string(),
+                    r.checked,
+                    r.mismatches
+                );
+            }
+        })
+        .map_err(|e| e.to_string())?;
+    let checked: u64 = reports.iter().map(|r| r.checked).sum();
+    let bad: u64 = reports.iter().map(|r| r.mismatches).sum();
+    let seconds = started.elapsed().as_secs_f64();
+    if json {
+        print_json(&json!({
+            "variant": "morabaraba",
+            "flying": rules.flying,
+            "max_stones": args.max_stones,
+            "subspaces": reports.len(),
+            "checked": checked,
+            "mismatches": bad,
+            "seconds": seconds,
+        }))?;
+    } else {
+        println!(
+            "{} subspaces, {checked} values recomputed from their successors, {bad} mismatches ({seconds:.1} s)",
+            reports.len()
+        );
+    }
+    if bad > 0 {
+        Err(format!(
+            "{bad} stored values differ from their recomputation"
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+/// A value in words: "win in 5", "draw", ….
+fn value_text(v: Value) -> String {
+    match (v.outcome(), v.distance()) {
+        (Outcome::Draw, _) => "draw".to_string(),
+        (o, Some(d)) => format!("{} in {d}", o.as_str()),
+        (o, None) => o.as_str().to_string(),
+    }
+}
+
+fn probe(words: &[String], args: &TableArgs) -> CliResult {
+    let rules = args.rules();
+    if words.is_empty() {
+        return Err("probe needs a position (the moving-phase tables hold no placement)".into());
+    }
+    let pos = parse_position::<Morabaraba>(&words.join(" "), rules)
+        .map_err(|e| format!("bad position: {e}"))?;
+    if pos.placing() {
+        return Err(
+            "the position has stones in hand: only moving-phase positions are in the tables".into(),
+        );
+    }
+    let lookup = |p: &Position| -> Result<Value, String> {
+        match ending::<Morabaraba>(p, rules) {
+            Some(Ending::Loss(_)) => Ok(Value::loss(0)),
+            Some(Ending::FullBoardDraw) => Ok(Value::DRAW),
+            None => moving_tables::value::<Morabaraba>(&args.dir, rules, p.us(), p.them())
+                .map_err(|e| e.to_string()),
+        }
+    };
+    let value = lookup(&pos)?;
+    let mut moves = Vec::new();
+    for m in legal_moves::<Morabaraba>(&pos, rules) {
+        let v = lookup(&game::apply(&pos, m))?;
+        let after = |d: u16| if m.removal().is_some() { 1 } else { d + 1 };
+        let mine = match (v.outcome(), v.distance()) {
+            (Outcome::Loss, Some(d)) => Value::win(after(d)),
+            (Outcome::Win, Some(d)) => Value::loss(after(d)),
+            _ => Value::DRAW,
+        };
+        moves.push((move_text::<Morabaraba>(m), mine));
+    }
+    if args.json {
+        let list: Vec<_> = moves
+            .iter()
+            .map(|(m, v)| json!({"move": m, "outcome": v.outcome().as_str(), "distance": v.distance()}))
+            .collect();
+        return print_json(&json!({
+            "variant": "morabaraba",
+            "flying": rules.flying,
+            "position": format_position::<Morabaraba>(&pos),
+            "outcome": value.outcome().as_str(),
+            "distance": value.distance(),
+            "distance_kind": "plies to conversion",
+            "moves": list,
+        }));
+    }
+    print!("{}", draw::<Morabaraba>(&pos));
+    println!("{}", format_position::<Morabaraba>(&pos));
+    println!(
+        "{} to move, flying {}: {}",
+        pos.to_move.name(),
+        if rules.flying { "on" } else { "off" },
+        value_text(value)
+    );
+    if let Some(e) = ending::<Morabaraba>(&pos, rules) {
+        println!(
+            "Game over: {}.",
+            match e {
+                Ending::Loss(o) => format!("the side to move has {} and loses", o.describe()),
+                Ending::FullBoardDraw => "the board is full: a draw".to_string(),
+            }
+        );
+    }
+    for (m, v) in &moves {
+        println!("  {m:<12} {}", value_text(*v));
+    }
+    println!("(distances in plies to the next removal or the end of the game)");
+    Ok(())
 }

@@ -5,7 +5,7 @@
 //! set and the table (`six/noflying/5-4`); a file whose label or size is not
 //! what its variant, rule set and table need is refused.
 
-use super::index;
+use super::index::{self, Indexing};
 use super::solve::{pairs, Solution};
 use crate::morris::board::Board;
 use crate::morris::index::Subspace;
@@ -145,16 +145,37 @@ fn file_len(path: &Path) -> Result<u64, FilesError> {
 
 /// Open the file of a table and check its label, size and entry kind.
 pub fn open<B: Board>(dir: &Path, rules: RuleSet, id: TableId) -> Result<Table, FilesError> {
+    let slots = match id {
+        TableId::Moving(sub) => index::size::<B>(sub),
+        TableId::Placement(s) => index::size::<B>(s.subspace()),
+    };
+    open_sized::<B>(dir, rules, id, slots)
+}
+
+/// Open the file of a moving-phase subspace over index `I` (the
+/// symmetry-reduced one for Morabaraba) and check its label, size and
+/// entry kind.
+pub fn open_moving<B: Board, I: Indexing>(
+    dir: &Path,
+    rules: RuleSet,
+    sub: Subspace,
+) -> Result<Table, FilesError> {
+    open_sized::<B>(dir, rules, TableId::Moving(sub), I::size::<B>(sub))
+}
+
+/// Open the file of a table that must have `slots` slots.
+fn open_sized<B: Board>(
+    dir: &Path,
+    rules: RuleSet,
+    id: TableId,
+    slots: u64,
+) -> Result<Table, FilesError> {
     let path = file_name::<B>(dir, rules, id)?;
     if !path.exists() {
         return Err(FilesError::Missing(path, B::NAME));
     }
     let table = Table::open(&path)?;
     let expected = label::<B>(rules, id)?;
-    let slots = match id {
-        TableId::Moving(sub) => index::size::<B>(sub),
-        TableId::Placement(s) => index::size::<B>(s.subspace()),
-    };
     let h = table.header();
     if h.label != expected || h.slots != slots {
         return Err(FilesError::Mismatch {
@@ -173,6 +194,27 @@ pub fn open<B: Board>(dir: &Path, rules: RuleSet, id: TableId) -> Result<Table, 
         return Err(FilesError::WrongEntries(path));
     }
     Ok(table)
+}
+
+/// Write the values of one moving-phase subspace (`positions` of its
+/// slots used) atomically into `dir`; returns the bytes written.
+pub fn write_moving<B: Board>(
+    dir: &Path,
+    rules: RuleSet,
+    sub: Subspace,
+    values: &[Value],
+    positions: u64,
+) -> Result<u64, FilesError> {
+    std::fs::create_dir_all(dir).map_err(|source| FormatError::Io {
+        path: dir.to_owned(),
+        source,
+    })?;
+    let id = TableId::Moving(sub);
+    let mut header = summarize(values, positions);
+    header.label = label::<B>(rules, id)?;
+    let path = file_name::<B>(dir, rules, id)?;
+    write_table(&path, &header, values, ZSTD_LEVEL)?;
+    file_len(&path)
 }
 
 /// Every table of the game under `rules`: moving-phase subspaces, then

@@ -43,6 +43,38 @@ pub fn position<B: Board>(sub: Subspace, slot: u64) -> (Bits, Bits) {
     (us, them)
 }
 
+/// An index of moving-phase subspaces on any board: the dense one
+/// ([`Dense`]) or the symmetry-reduced one
+/// ([`super::symmetric::Symmetric`]). The retrograde pair and the
+/// recomputation of values work over either.
+pub trait Indexing: Send + Sync + 'static {
+    /// Number of slots of `sub`.
+    fn size<B: Board>(sub: Subspace) -> u64;
+    /// The slot of `(us, them)` in its subspace.
+    fn slot<B: Board>(us: Bits, them: Bits) -> u64;
+    /// The position of `slot` in `sub`, `None` for an unused slot.
+    fn position<B: Board>(sub: Subspace, slot: u64) -> Option<(Bits, Bits)>;
+}
+
+/// The dense index of this module: every slot a position.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Dense;
+
+impl Indexing for Dense {
+    #[inline]
+    fn size<B: Board>(sub: Subspace) -> u64 {
+        size::<B>(sub)
+    }
+    #[inline]
+    fn slot<B: Board>(us: Bits, them: Bits) -> u64 {
+        slot::<B>(us, them)
+    }
+    #[inline]
+    fn position<B: Board>(sub: Subspace, slot: u64) -> Option<(Bits, Bits)> {
+        Some(position::<B>(sub, slot))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,7 +1,9 @@
 //! The games of the mill family beyond the standard Nine Men's Morris
 //! engine, on any [`Board`](crate::morris::board::Board) under any
 //! [`RuleSet`](crate::morris::variant::RuleSet): the rules and text formats
-//! ([`game`]), a dense index for small boards ([`index`]), the whole game
+//! ([`game`]), a dense index for small boards ([`index`]), the
+//! symmetry-reduced index for large ones ([`symmetric`]) and the
+//! moving-phase tables over it ([`moving_tables`], Morabaraba), the whole game
 //! solved on the shared retrograde engine ([`solve`]), its files ([`files`]) and the
 //! distances to the end of the game ([`depth`]). Six Men's Morris is solved through this module.
 
@@ -10,4 +12,6 @@ pub mod files;
 pub mod game;
 pub mod index;
 pub mod lasker;
+pub mod moving_tables;
 pub mod solve;
+pub mod symmetric;

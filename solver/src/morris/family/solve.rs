@@ -10,7 +10,7 @@
 //! removal or the end of the game, as in Nine Men's Morris); placement
 //! values are outcomes (win, draw, loss), as Nine's placement tables.
 
-use super::index;
+use super::index::{self, Dense, Indexing};
 use crate::morris::board::Board;
 use crate::morris::geometry::Bits;
 use crate::morris::index::Subspace;
@@ -64,23 +64,27 @@ pub fn pairs(stones: u8) -> Vec<Subspace> {
     out
 }
 
-/// One pair of moving-phase subspaces of board `B` as a game for the
-/// retrograde engine, with the solved subspaces its removals lead into.
-pub struct DensePair<'a, B: Board> {
+/// One pair of moving-phase subspaces of board `B` over index `I` as a
+/// game for the retrograde engine, with the solved subspaces its removals
+/// lead into.
+pub struct MovingPair<'a, B: Board, I: Indexing> {
     rules: RuleSet,
     parts: Vec<Subspace>,
     exits: Vec<Option<&'a [Value]>>,
-    board: PhantomData<B>,
+    board: PhantomData<(B, I)>,
 }
 
-impl<'a, B: Board> DensePair<'a, B> {
+/// The pair over the dense index (the small boards, solved whole).
+pub type DensePair<'a, B> = MovingPair<'a, B, Dense>;
+
+impl<'a, B: Board, I: Indexing> MovingPair<'a, B, I> {
     /// The pair of `sub` (`[(w, b), (b, w)]`, or `[(w, w)]`); `lookup`
     /// gives the solved values of each subspace a removal leads into.
     pub fn new(
         rules: RuleSet,
         sub: Subspace,
         mut lookup: impl FnMut(Subspace) -> Option<&'a [Value]>,
-    ) -> Result<DensePair<'a, B>, SolveError> {
+    ) -> Result<MovingPair<'a, B, I>, SolveError> {
         let parts = if sub.us == sub.them {
             vec![sub]
         } else {
@@ -93,12 +97,17 @@ impl<'a, B: Board> DensePair<'a, B> {
                 Some(e) => Some(lookup(e).ok_or(SolveError::Missing(TableId::Moving(e)))?),
             });
         }
-        Ok(DensePair {
+        Ok(MovingPair {
             rules,
             parts,
             exits,
             board: PhantomData,
         })
+    }
+
+    /// The subspaces of the pair, in the order of the engine's parts.
+    pub fn parts(&self) -> &[Subspace] {
+        &self.parts
     }
 }
 
@@ -107,28 +116,28 @@ pub fn exit_subspace(sub: Subspace) -> Option<Subspace> {
     (sub.them > 3).then(|| Subspace::new(sub.them - 1, sub.us))
 }
 
-impl<B: Board> RetroGame for DensePair<'_, B> {
+impl<B: Board, I: Indexing> RetroGame for MovingPair<'_, B, I> {
     fn parts(&self) -> usize {
         self.parts.len()
     }
 
     fn size(&self, part: usize) -> u64 {
-        index::size::<B>(self.parts[part])
+        I::size::<B>(self.parts[part])
     }
 
     fn expand(&self, part: usize, idx: u64, succ: &mut impl FnMut(u64)) -> Option<Exit> {
-        let (us, them) = index::position::<B>(self.parts[part], idx);
+        let (us, them) = I::position::<B>(self.parts[part], idx)?;
         let mut best = Exit::None;
         let mut moves = false;
         for_each_move_on::<B>(us, them, self.rules.flying, |m| {
             moves = true;
             let (nu, nt) = m.apply(us, them);
             if m.removal().is_none() {
-                succ(index::slot::<B>(nu, nt));
+                succ(I::slot::<B>(nu, nt));
             } else if best != Exit::Win {
                 let exit = match self.exits[part] {
                     None => Exit::Win,
-                    Some(table) => match table[index::slot::<B>(nu, nt) as usize].outcome() {
+                    Some(table) => match table[I::slot::<B>(nu, nt) as usize].outcome() {
                         Outcome::Loss => Exit::Win,
                         Outcome::Draw => Exit::Draw,
                         Outcome::Win => Exit::Loss,
@@ -145,9 +154,11 @@ impl<B: Board> RetroGame for DensePair<'_, B> {
     }
 
     fn predecessors(&self, part: usize, idx: u64, pred: &mut impl FnMut(u64)) {
-        let (us, them) = index::position::<B>(self.parts[part], idx);
+        let Some((us, them)) = I::position::<B>(self.parts[part], idx) else {
+            return;
+        };
         for_each_unmove_on::<B>(us, them, self.rules.flying, |prev| {
-            pred(index::slot::<B>(prev, us));
+            pred(I::slot::<B>(prev, us));
         });
     }
 }
@@ -443,6 +454,17 @@ pub fn recompute<B: Board>(
     partner: &[Value],
     exit: Option<&[Value]>,
 ) -> Value {
+    recompute_in::<B, Dense>(rules, us, them, partner, exit)
+}
+
+/// [`recompute`] over index `I`.
+pub fn recompute_in<B: Board, I: Indexing>(
+    rules: RuleSet,
+    us: Bits,
+    them: Bits,
+    partner: &[Value],
+    exit: Option<&[Value]>,
+) -> Value {
     let mut best_win: Option<u16> = None;
     let mut draw = false;
     let mut longest_loss: Option<u16> = None;
@@ -450,7 +472,7 @@ pub fn recompute<B: Board>(
     for_each_move_on::<B>(us, them, rules.flying, |m| {
         moves = true;
         let (nu, nt) = m.apply(us, them);
-        let slot = index::slot::<B>(nu, nt) as usize;
+        let slot = I::slot::<B>(nu, nt) as usize;
         let (v, conversion) = match (m.removal(), exit) {
             (Some(_), None) => (Value::loss(0), true),
             (Some(_), Some(exit)) => (exit[slot], true),

@@ -1,0 +1,294 @@
+//! The symmetry-reduced index of moving-phase positions on any board of the
+//! family ([`Board`]): the scheme of Nine Men's Morris
+//! ([`crate::morris::index`]) with the board's own symmetry group, so that a
+//! subspace of Morabaraba (24 points, 16 symmetries) takes a sixteenth of
+//! the slots of the dense index ([`super::index`]).
+//!
+//! A subspace `(w, b)` has the slots `class × C(P − w, b) + rank`: `class`
+//! numbers the orbit of the side to move's stones under the board's
+//! symmetries (orbits in increasing order of their numerically smallest
+//! member, the *seed*), `rank` is the colex rank of the opponent's stones
+//! over the `P − w` points the seed leaves free, after the map that brings
+//! the side to move onto its seed. When other maps fix the seed too, only
+//! the numerically smallest image of the opponent's stones under them is a
+//! position; the other slots are unused.
+//!
+//! Nine Men's Morris keeps its own index (constant maps, huge pages, batched
+//! lookups: a measured hot path). This one is built from [`Board::transform`]
+//! and is the same function on the same group: on the Nine board it numbers
+//! every slot as [`crate::morris::index`] does (tested), which is how it is
+//! checked against an index that has solved the whole standard game.
+//!
+//! The tables (a map from each of the `2^P` patterns to its class and to the
+//! map onto its seed: 64 MiB on 24 points) are built once per board, in
+//! parallel, on first use (about a second on 24 points).
+
+use super::index::Indexing;
+use crate::morris::board::Board;
+use crate::morris::geometry::Bits;
+use crate::morris::index::Subspace;
+use rayon::prelude::*;
+use std::sync::OnceLock;
+use tablebase::binomial::{binomial, colex_rank, colex_unrank, gather, scatter};
+
+/// The class tables of one board.
+struct Tables {
+    /// For every pattern: class index << 4 | map onto the seed.
+    class_of: Vec<u32>,
+    /// Seeds of each stone count, in class order.
+    seeds: Vec<Vec<Bits>>,
+    /// For each seed: bitmask of the maps that fix it (bit 0, the identity,
+    /// always set).
+    stabilizers: Vec<Vec<u16>>,
+}
+
+impl Tables {
+    fn build<B: Board>() -> Tables {
+        assert!(B::SYMMETRIES <= 16, "at most 16 symmetries");
+        assert!(B::POINTS <= 24, "at most 24 points");
+        let patterns = 1u32 << B::POINTS;
+        // For every pattern, the map to its smallest image.
+        let best: Vec<u8> = (0..patterns)
+            .into_par_iter()
+            .map(|p| {
+                let (mut best_op, mut best) = (0, p);
+                for op in 1..B::SYMMETRIES {
+                    let img = B::transform(op, p);
+                    if img < best {
+                        best = img;
+                        best_op = op;
+                    }
+                }
+                best_op as u8
+            })
+            .collect();
+        let mut seeds = vec![Vec::new(); B::POINTS + 1];
+        let mut stabilizers = vec![Vec::new(); B::POINTS + 1];
+        let mut seed_class = vec![0u32; patterns as usize];
+        for p in 0..patterns {
+            // A seed is its own smallest image.
+            if best[p as usize] == 0 {
+                let w = p.count_ones() as usize;
+                let stab = (0..B::SYMMETRIES)
+                    .filter(|&op| B::transform(op, p) == p)
+                    .fold(0u16, |m, op| m | 1 << op);
+                seed_class[p as usize] = seeds[w].len() as u32;
+                seeds[w].push(p);
+                stabilizers[w].push(stab);
+            }
+        }
+        let class_of = (0..patterns)
+            .into_par_iter()
+            .map(|p| {
+                let op = best[p as usize] as u32;
+                seed_class[B::transform(op as usize, p) as usize] << 4 | op
+            })
+            .collect();
+        Tables {
+            class_of,
+            seeds,
+            stabilizers,
+        }
+    }
+}
+
+/// The tables of board `B`, built on first use.
+fn tables<B: Board>() -> &'static Tables {
+    static NINE: OnceLock<Tables> = OnceLock::new();
+    static SIX: OnceLock<Tables> = OnceLock::new();
+    static MORABARABA: OnceLock<Tables> = OnceLock::new();
+    let cell = match B::NAME {
+        "nine" => &NINE,
+        "six" => &SIX,
+        "morabaraba" => &MORABARABA,
+        other => panic!("no symmetric index for board `{other}`"),
+    };
+    cell.get_or_init(Tables::build::<B>)
+}
+
+/// Build the tables of board `B` now (about a second on 24 points).
+pub fn warm_up<B: Board>() {
+    tables::<B>();
+}
+
+/// Number of symmetry classes of `stones`-point patterns on board `B`.
+pub fn classes<B: Board>(stones: usize) -> usize {
+    tables::<B>().seeds[stones].len()
+}
+
+/// Number of slots of subspace `sub` (positions plus unused slots).
+pub fn size<B: Board>(sub: Subspace) -> u64 {
+    classes::<B>(sub.us as usize) as u64 * binomial(B::POINTS - sub.us as usize, sub.them as usize)
+}
+
+/// The opponent's stones mapped by `op` (the map bringing the side to move
+/// onto its seed), then brought to the smallest image the seed's
+/// stabiliser allows.
+#[inline]
+fn canonical_them<B: Board>(op: usize, stab: u16, them: Bits) -> Bits {
+    let base = B::transform(op, them);
+    let mut t = base;
+    let mut rest = stab & !1;
+    while rest != 0 {
+        let o = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        t = t.min(B::transform(o, base));
+    }
+    t
+}
+
+/// The canonical form of `(us, them)`: the image under the board's
+/// symmetries that the index stores.
+pub fn canonical<B: Board>(us: Bits, them: Bits) -> (Bits, Bits) {
+    let t = tables::<B>();
+    let entry = t.class_of[us as usize];
+    let (op, class) = ((entry & 15) as usize, (entry >> 4) as usize);
+    let stab = t.stabilizers[us.count_ones() as usize][class];
+    (B::transform(op, us), canonical_them::<B>(op, stab, them))
+}
+
+/// The slot of `(us, them)` (of any symmetric image) in its subspace
+/// ([`Subspace::of`]).
+#[inline]
+pub fn slot<B: Board>(us: Bits, them: Bits) -> u64 {
+    let t = tables::<B>();
+    let entry = t.class_of[us as usize];
+    let (op, class) = ((entry & 15) as usize, (entry >> 4) as usize);
+    let w = us.count_ones() as usize;
+    let seed = t.seeds[w][class];
+    let them_c = canonical_them::<B>(op, t.stabilizers[w][class], them);
+    class as u64 * binomial(B::POINTS - w, them.count_ones() as usize)
+        + colex_rank(gather(them_c, !seed & B::FULL))
+}
+
+/// The position stored in `slot` of `sub`, or `None` for an unused slot (or
+/// a slot beyond the subspace).
+#[inline]
+pub fn position<B: Board>(sub: Subspace, slot: u64) -> Option<(Bits, Bits)> {
+    let t = tables::<B>();
+    let modulus = binomial(B::POINTS - sub.us as usize, sub.them as usize);
+    let class = (slot / modulus) as usize;
+    let seeds = &t.seeds[sub.us as usize];
+    let &seed = seeds.get(class)?;
+    let them = scatter(
+        colex_unrank(slot % modulus, sub.them as usize),
+        !seed & B::FULL,
+    );
+    let mut rest = t.stabilizers[sub.us as usize][class] & !1;
+    while rest != 0 {
+        let o = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        if B::transform(o, them) < them {
+            return None;
+        }
+    }
+    Some((seed, them))
+}
+
+/// Number of positions (used slots) of a subspace, counted without
+/// visiting the slots of seeds that only the identity fixes.
+pub fn positions<B: Board>(sub: Subspace) -> u64 {
+    let t = tables::<B>();
+    let free = binomial(B::POINTS - sub.us as usize, sub.them as usize);
+    t.stabilizers[sub.us as usize]
+        .par_iter()
+        .enumerate()
+        .map(|(class, &stab)| {
+            if stab == 1 {
+                free
+            } else {
+                let start = class as u64 * free;
+                (start..start + free)
+                    .filter(|&s| position::<B>(sub, s).is_some())
+                    .count() as u64
+            }
+        })
+        .sum()
+}
+
+/// The symmetry-reduced index as an [`Indexing`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Symmetric;
+
+impl Indexing for Symmetric {
+    #[inline]
+    fn size<B: Board>(sub: Subspace) -> u64 {
+        size::<B>(sub)
+    }
+    #[inline]
+    fn slot<B: Board>(us: Bits, them: Bits) -> u64 {
+        slot::<B>(us, them)
+    }
+    #[inline]
+    fn position<B: Board>(sub: Subspace, slot: u64) -> Option<(Bits, Bits)> {
+        position::<B>(sub, slot)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::morris::board::{Morabaraba, Nine, Six};
+    use crate::morris::index;
+
+    /// The generic index on the Nine board is Nine's own index, slot for slot.
+    #[test]
+    fn nine_board_numbers_slots_as_the_nine_index() {
+        for w in 0..=9 {
+            assert_eq!(classes::<Nine>(w), index::classes(w), "{w} stones");
+        }
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        for (w, b) in [(3, 3), (4, 3), (5, 7), (9, 9), (8, 6)] {
+            let sub = Subspace::new(w, b);
+            assert_eq!(size::<Nine>(sub), sub.size());
+            for _ in 0..2000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let s = x % sub.size();
+                assert_eq!(
+                    position::<Nine>(sub, s),
+                    index::position(sub, s),
+                    "{sub} {s}"
+                );
+            }
+        }
+        assert_eq!(positions::<Nine>(Subspace::new(3, 3)), 169_626);
+    }
+
+    /// Slot → position → slot on pseudo-random slots, and every symmetric
+    /// image of a position lands in its slot.
+    fn round_trips<B: Board>() {
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for w in 0..=(B::POINTS / 2) as u8 {
+            for b in 0..=(B::POINTS / 2) as u8 {
+                let sub = Subspace::new(w, b);
+                let n = size::<B>(sub);
+                for _ in 0..300 {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    let s = x % n;
+                    let Some((us, them)) = position::<B>(sub, s) else {
+                        continue;
+                    };
+                    assert_eq!(us & them, 0);
+                    assert_eq!((us | them) & !B::FULL, 0);
+                    assert_eq!(Subspace::of(us, them), sub);
+                    assert_eq!(slot::<B>(us, them), s, "{sub} slot {s}");
+                    for op in 0..B::SYMMETRIES {
+                        let (u, t) = (B::transform(op, us), B::transform(op, them));
+                        assert_eq!(slot::<B>(u, t), s, "{sub} slot {s} image {op}");
+                        assert_eq!(canonical::<B>(u, t), (us, them));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn slots_and_positions_are_inverse() {
+        round_trips::<Six>();
+        round_trips::<Morabaraba>();
+    }
+}

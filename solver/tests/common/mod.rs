@@ -1,0 +1,4 @@
+//! Code shared by the integration tests of the mill family (each test file
+//! that needs it says `mod common;`).
+
+pub mod oracle;
