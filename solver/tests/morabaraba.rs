@@ -5,7 +5,9 @@
 //! `tests/common/oracle.rs`): perft from the start and from hand-made
 //! positions; the symmetry-reduced index against Burnside's lemma; the
 //! moving-phase tables of the small subspaces against the oracle's forward,
-//! definition-level solver; files refused under another rule set.
+//! definition-level solver; the placement search over those tables
+//! against the oracle's solve of the whole 3-stone game and a plain
+//! minimax; files refused under another rule set.
 
 mod common;
 
@@ -14,14 +16,16 @@ use solver::morris::board::{Board, Morabaraba, Six};
 use solver::morris::family::files;
 use solver::morris::family::game::{self, Ending};
 use solver::morris::family::moving_tables;
+use solver::morris::family::outcomes::MovingOutcomes;
 use solver::morris::family::solve::{recompute_in, MovingPair};
 use solver::morris::family::symmetric::{self, Symmetric};
 use solver::morris::index::Subspace;
+use solver::morris::placement::{MoveOrder, PlacementSearch};
 use solver::morris::position::Position;
 use solver::morris::sector::TableId;
 use solver::morris::variant::{FullBoard, RuleSet};
 use tablebase::retro::{solve, Silent};
-use tablebase::Value;
+use tablebase::{Outcome, Value};
 
 const N: usize = 24;
 
@@ -479,5 +483,150 @@ fn cli_generate_stats_verify_probe() {
         d,
     ]);
     assert!(!ok);
+    // The 3-stone game's start by the CLI's search: the library's value.
+    let rules = RuleSet::new(12, true);
+    let tb = MovingOutcomes::<Morabaraba, Symmetric>::load(&dir, rules, 3, |_| {}).unwrap();
+    let expected = PlacementSearch::new(&tb)
+        .value(&game::start(tb.rules()))
+        .unwrap();
+    let (out, ok) = run_cli(&["morabaraba", "start", "--stones", "3", "--dir", d, "--json"]);
+    assert!(ok, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["value"], expected.as_str());
+    assert!(v["nodes"].as_u64().unwrap() > 0);
+    // The 4-stone game needs the 4-stone tables: a clear failure.
+    let (_, ok) = run_cli(&["morabaraba", "start", "--stones", "4", "--dir", d]);
+    assert!(!ok);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The outcome of an oracle value.
+fn outcome_of(v: oracle::Solved) -> Outcome {
+    match v {
+        None => Outcome::Draw,
+        Some((true, _)) => Outcome::Win,
+        Some((false, _)) => Outcome::Loss,
+    }
+}
+
+/// The placement search over the 3..3-stone tables equals the oracle's
+/// forward solve of the whole 3-stone game (placement included, no tables):
+/// the start, with both move orderings and on two threads, and every 25th
+/// reachable placement position (19,667 of them).
+#[test]
+#[ignore = "about 2 minutes (the oracle solves the whole 3-stone game); run with --ignored"]
+fn three_stone_game_search_matches_the_forward_solver() {
+    let dir = temp_dir("start-3");
+    let rules = RuleSet::new(12, true);
+    moving_tables::generate::<Morabaraba>(&dir, rules, 3, &Silent, |_| {}).unwrap();
+    let tb = MovingOutcomes::<Morabaraba, Symmetric>::load(&dir, rules, 3, |_| {}).unwrap();
+    let (states, values) = oracle::forward_solve(3, &model(true));
+    let start = outcome_of(values[0]);
+    for order in [MoveOrder::Heuristic, MoveOrder::Shuffled(1)] {
+        for threads in [1, 2] {
+            let mut search = PlacementSearch::new(&tb)
+                .with_order(order)
+                .with_threads(threads)
+                .unwrap()
+                .with_split_depth(3);
+            assert_eq!(search.value(&game::start(tb.rules())).unwrap(), start);
+        }
+    }
+    let mut search = PlacementSearch::new(&tb);
+    let mut checked = [0u64; 3];
+    for (s, &v) in states.iter().zip(&values).step_by(25) {
+        if s.hand[s.turn] == 0 {
+            continue;
+        }
+        let pos = position(s);
+        let expected = outcome_of(v);
+        assert_eq!(
+            search.value(&pos).unwrap(),
+            expected,
+            "{}",
+            game::format_position::<Morabaraba>(&pos)
+        );
+        checked[expected as usize] += 1;
+    }
+    // Wins and losses met many times; no position of the 3-stone game is a
+    // draw (with the diagonals, 3-3 is never drawn either).
+    assert!(checked[0] > 1000 && checked[2] > 1000, "{checked:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A plain minimax over the family's moves (no symmetry, no table, no
+/// ordering) with the stored outcomes at the end of placement.
+fn minimax(tb: &MovingOutcomes<Morabaraba, Symmetric>, pos: &Position) -> i8 {
+    let rules = tb.rules();
+    if !pos.placing() {
+        if pos.material(pos.to_move) < 3 {
+            return -1;
+        }
+        return match tb.outcome(pos.us(), pos.them()).unwrap() {
+            Outcome::Win => 1,
+            Outcome::Draw => 0,
+            Outcome::Loss => -1,
+        };
+    }
+    let moves = game::legal_moves::<Morabaraba>(pos, rules);
+    if moves.is_empty() {
+        return -1;
+    }
+    moves
+        .iter()
+        .map(|&m| -minimax(tb, &game::apply(pos, m)))
+        .max()
+        .unwrap()
+}
+
+/// In the 4-stone game, the search equals a plain minimax on random
+/// positions with at most three stones left in hand (both sides), until
+/// each outcome has been met 20 times.
+#[test]
+fn four_stone_game_search_matches_plain_minimax() {
+    let dir = temp_dir("start-4");
+    let rules = RuleSet::new(12, true);
+    moving_tables::generate::<Morabaraba>(&dir, rules, 4, &Silent, |_| {}).unwrap();
+    let tb = MovingOutcomes::<Morabaraba, Symmetric>::load(&dir, rules, 4, |_| {}).unwrap();
+    let mut search = PlacementSearch::new(&tb);
+    let mut x: u64 = 0x0123_4567_89AB_CDEF;
+    let mut next = |n: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % n
+    };
+    let mut seen = [0u32; 3];
+    let mut tried = 0;
+    // Until every outcome has been met 20 times (losses are rare).
+    while seen.iter().any(|&c| c < 20) {
+        tried += 1;
+        assert!(
+            tried < 100_000,
+            "too few positions of each outcome: {seen:?}"
+        );
+        // Play random placements from the start until at most 3 are in hand.
+        let mut pos = game::start(tb.rules());
+        let stop = next(3) + 1;
+        while u64::from(pos.hand[0] + pos.hand[1]) > stop {
+            let moves = game::legal_moves::<Morabaraba>(&pos, tb.rules());
+            if moves.is_empty() {
+                break;
+            }
+            pos = game::apply(&pos, moves[next(moves.len() as u64) as usize]);
+        }
+        if !pos.placing() || game::validate::<Morabaraba>(&pos, tb.rules()).is_err() {
+            continue;
+        }
+        let expected = minimax(&tb, &pos);
+        let found = search.value(&pos).unwrap();
+        assert_eq!(
+            found as i8 - 1,
+            expected,
+            "{}",
+            game::format_position::<Morabaraba>(&pos)
+        );
+        seen[(expected + 1) as usize] += 1;
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

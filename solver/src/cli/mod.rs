@@ -6,6 +6,7 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+pub mod family_start;
 pub mod lasker;
 pub mod morabaraba;
 pub mod nine;

@@ -4,6 +4,7 @@
 //! tables over the symmetry-reduced index (`generate`, `stats`, `verify`,
 //! `probe`; [`crate::morris::family::moving_tables`]).
 
+use super::family_start::{self, StartArgs};
 use super::progress::Progress;
 use super::six::{perft, rules, show, Common};
 use super::{print_json, CliResult};
@@ -12,7 +13,7 @@ use crate::morris::family::game::{
     self, draw, ending, format_position, legal_moves, move_text, parse_position, Ending,
 };
 use crate::morris::family::moving_tables::{self, SubspaceReport};
-use crate::morris::family::symmetric;
+use crate::morris::family::symmetric::{self, Symmetric};
 use crate::morris::position::Position;
 use crate::morris::variant::{FullBoard, RuleSet};
 use clap::Subcommand;
@@ -28,17 +29,12 @@ pub struct Args {
     pub command: Command,
 }
 
-/// Options of the verbs that use the tablebase directory.
+/// The tablebase directory and the rule set of its files.
 #[derive(clap::Args, Debug, Clone)]
-pub struct TableArgs {
+pub struct RuleArgs {
     /// Tablebase directory.
     #[arg(long, default_value = "morabaraba-tables")]
     pub dir: PathBuf,
-    /// Subspaces with 3 to N stones a side (12 is the whole moving phase,
-    /// about 1.65 × 10^10 positions: hours).
-    #[arg(long, value_name = "N", default_value_t = 12,
-          value_parser = clap::value_parser!(u8).range(3..=12))]
-    pub max_stones: u8,
     /// Play without flying (a side with 3 stones slides like any other).
     #[arg(long)]
     pub no_flying: bool,
@@ -51,13 +47,31 @@ pub struct TableArgs {
     pub json: bool,
 }
 
-impl TableArgs {
+impl RuleArgs {
     fn rules(&self) -> RuleSet {
         let mut rules = RuleSet::new(12, !self.no_flying);
         if self.blocked_loses {
             rules.full_board = FullBoard::BlockedLoses;
         }
         rules
+    }
+}
+
+/// Options of the verbs that use the moving-phase tables.
+#[derive(clap::Args, Debug, Clone)]
+pub struct TableArgs {
+    #[command(flatten)]
+    pub files: RuleArgs,
+    /// Subspaces with 3 to N stones a side (12 is the whole moving phase,
+    /// about 1.65 × 10^10 positions: hours).
+    #[arg(long, value_name = "N", default_value_t = 12,
+          value_parser = clap::value_parser!(u8).range(3..=12))]
+    pub max_stones: u8,
+}
+
+impl TableArgs {
+    fn rules(&self) -> RuleSet {
+        self.files.rules()
     }
 }
 
@@ -113,6 +127,16 @@ pub enum Command {
         #[command(flatten)]
         tables: TableArgs,
     },
+    /// Value of the start position of the N-stone game (12: Morabaraba
+    /// itself), or of any placement position, by the placement search over
+    /// the moving-phase tables (held in memory as two-bit outcomes: 4.3 GB
+    /// for 12 stones).
+    Start {
+        #[command(flatten)]
+        files: RuleArgs,
+        #[command(flatten)]
+        start: StartArgs,
+    },
 }
 
 /// Run a `solver morabaraba` subcommand.
@@ -130,17 +154,28 @@ pub fn run(args: Args) -> CliResult {
             tables,
             threads,
             quiet,
-        } => {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads.unwrap_or(0))
-                .build()
-                .map_err(|e| e.to_string())?;
-            pool.install(|| generate(&tables, quiet))
-        }
+        } => pool(threads)?.install(|| generate(&tables, quiet)),
         Command::Stats(t) => stats(&t),
         Command::Verify { tables, sample } => verify(&tables, sample),
         Command::Probe { position, tables } => probe(&position, &tables),
+        Command::Start { files, start } => pool(start.threads)?.install(|| {
+            family_start::start::<Morabaraba, Symmetric>(
+                "Morabaraba",
+                &files.dir,
+                files.rules(),
+                &start,
+                files.json,
+            )
+        }),
     }
+}
+
+/// A pool of `threads` workers (default: one per core).
+fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, String> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .map_err(|e| e.to_string())
 }
 
 fn subspace_json(r: &SubspaceReport) -> serde_json::Value {
@@ -181,29 +216,30 @@ fn generate(args: &TableArgs, quiet: bool) -> CliResult {
         .iter()
         .map(|&s| symmetric::size::<Morabaraba>(s))
         .sum();
-    let progress = Progress::new(quiet || args.json, total, "slots");
+    let progress = Progress::new(quiet || args.files.json, total, "slots");
     let started = Instant::now();
-    if !quiet && !args.json {
+    if !quiet && !args.files.json {
         println!("{HEADER}");
     }
-    let reports = moving_tables::generate::<Morabaraba>(&args.dir, rules, max, &progress, |r| {
-        let slots: u64 = r.parts.iter().map(|p| p.slots).sum();
-        progress.advance_overall(slots);
-        if !quiet && !args.json {
-            for p in &r.parts {
-                progress.log(&subspace_line(p));
+    let reports =
+        moving_tables::generate::<Morabaraba>(&args.files.dir, rules, max, &progress, |r| {
+            let slots: u64 = r.parts.iter().map(|p| p.slots).sum();
+            progress.advance_overall(slots);
+            if !quiet && !args.files.json {
+                for p in &r.parts {
+                    progress.log(&subspace_line(p));
+                }
+                progress.log(&if r.resumed {
+                    "      (on disk, checked and kept)".to_string()
+                } else {
+                    format!(
+                        "      pair solved in {:.1} s ({:.2} M slots/s)",
+                        r.seconds,
+                        slots as f64 / r.seconds.max(1e-9) / 1e6
+                    )
+                });
             }
-            progress.log(&if r.resumed {
-                "      (on disk, checked and kept)".to_string()
-            } else {
-                format!(
-                    "      pair solved in {:.1} s ({:.2} M slots/s)",
-                    r.seconds,
-                    slots as f64 / r.seconds.max(1e-9) / 1e6
-                )
-            });
-        }
-    });
+        });
     progress.done();
     let reports = reports.map_err(|e| e.to_string())?;
     let seconds = started.elapsed().as_secs_f64();
@@ -217,7 +253,7 @@ fn generate(args: &TableArgs, quiet: bool) -> CliResult {
         .flat_map(|r| &r.parts)
         .map(|p| p.slots)
         .sum();
-    if args.json {
+    if args.files.json {
         return print_json(&json!({
             "variant": "morabaraba",
             "flying": rules.flying,
@@ -233,14 +269,14 @@ fn generate(args: &TableArgs, quiet: bool) -> CliResult {
     println!(
         "{} subspaces, {positions} positions ({slots} slots, {solved} solved now) in {seconds:.1} s; {bytes} bytes in {}",
         parts.len(),
-        args.dir.display()
+        args.files.dir.display()
     );
     Ok(())
 }
 
 fn stats(args: &TableArgs) -> CliResult {
     let rules = args.rules();
-    let rows = moving_tables::stats::<Morabaraba>(&args.dir, rules, args.max_stones)
+    let rows = moving_tables::stats::<Morabaraba>(&args.files.dir, rules, args.max_stones)
         .map_err(|e| e.to_string())?;
     let sum = |f: fn(&SubspaceReport) -> u64| rows.iter().map(f).sum::<u64>();
     let (positions, wins, draws, losses, bytes) = (
@@ -250,7 +286,7 @@ fn stats(args: &TableArgs) -> CliResult {
         sum(|r| r.wdl[2]),
         sum(|r| r.bytes),
     );
-    if args.json {
+    if args.files.json {
         return print_json(&json!({
             "variant": "morabaraba",
             "flying": rules.flying,
@@ -277,9 +313,9 @@ fn stats(args: &TableArgs) -> CliResult {
 fn verify(args: &TableArgs, sample: Option<u64>) -> CliResult {
     let rules = args.rules();
     let started = Instant::now();
-    let json = args.json;
+    let json = args.files.json;
     let reports =
-        moving_tables::verify::<Morabaraba>(&args.dir, rules, args.max_stones, sample, |r| {
+        moving_tables::verify::<Morabaraba>(&args.files.dir, rules, args.max_stones, sample, |r| {
             if !json {
                 println!(
                     "{:>5}: {} positions recomputed, {} mismatches",
@@ -343,7 +379,7 @@ fn probe(words: &[String], args: &TableArgs) -> CliResult {
         match ending::<Morabaraba>(p, rules) {
             Some(Ending::Loss(_)) => Ok(Value::loss(0)),
             Some(Ending::FullBoardDraw) => Ok(Value::DRAW),
-            None => moving_tables::value::<Morabaraba>(&args.dir, rules, p.us(), p.them())
+            None => moving_tables::value::<Morabaraba>(&args.files.dir, rules, p.us(), p.them())
                 .map_err(|e| e.to_string()),
         }
     };
@@ -359,7 +395,7 @@ fn probe(words: &[String], args: &TableArgs) -> CliResult {
         };
         moves.push((move_text::<Morabaraba>(m), mine));
     }
-    if args.json {
+    if args.files.json {
         let list: Vec<_> = moves
             .iter()
             .map(|(m, v)| json!({"move": m, "outcome": v.outcome().as_str(), "distance": v.distance()}))

@@ -40,6 +40,13 @@ pub trait Board: Copy + Send + Sync + 'static {
     /// Apply symmetry `op` (`0..SYMMETRIES`, 0 the identity) to a bitboard.
     fn transform(op: usize, bits: Bits) -> Bits;
 
+    /// The symmetry that undoes `op`.
+    fn inverse(op: usize) -> usize;
+
+    /// The mills through `point` (two on Nine's board, up to three on
+    /// Morabaraba's).
+    fn mills_at(point: usize) -> &'static [Bits];
+
     /// Stones of `them` that may be removed: those not in a mill, or all
     /// of them when every stone is in a mill.
     #[inline(always)]
@@ -101,6 +108,16 @@ impl Board for Nine {
     }
 
     #[inline(always)]
+    fn inverse(op: usize) -> usize {
+        nine::inverse(op)
+    }
+
+    #[inline(always)]
+    fn mills_at(point: usize) -> &'static [Bits] {
+        &nine::MILLS_AT[point]
+    }
+
+    #[inline(always)]
     fn removable(them: Bits) -> Bits {
         nine::removable(them)
     }
@@ -126,6 +143,10 @@ pub struct BoardTables {
     /// Mills through each point, padded with [`Bits::MAX`] (never
     /// contained in a bitboard of a board with fewer than 32 points).
     mills_at: [[Bits; MAX_MILLS_AT]; 32],
+    /// How many of `mills_at[p]` are mills.
+    mill_count: [usize; 32],
+    /// `inverse[op]`: the symmetry undoing `op`.
+    inverse: Vec<usize>,
     /// `bytes[op][j][b]`: the image under `op` of byte `j` holding `b`.
     bytes: Vec<[[Bits; 256]; 4]>,
 }
@@ -137,6 +158,7 @@ impl BoardTables {
         assert!(geometry.points() < 32, "a board has fewer than 32 points");
         let mut adjacent = [0; 32];
         let mut mills_at = [[Bits::MAX; MAX_MILLS_AT]; 32];
+        let mut mill_count = [0; 32];
         for p in 0..geometry.points() {
             adjacent[p] = geometry.adjacent[p];
             let through: Vec<Bits> = geometry
@@ -147,7 +169,17 @@ impl BoardTables {
                 .collect();
             assert!(through.len() <= MAX_MILLS_AT, "too many mills at a point");
             mills_at[p][..through.len()].copy_from_slice(&through);
+            mill_count[p] = through.len();
         }
+        let syms = &geometry.symmetries;
+        let inverse = syms
+            .iter()
+            .map(|s| {
+                (0..syms.len())
+                    .find(|&t| (0..s.len()).all(|p| syms[t][s[p] as usize] as usize == p))
+                    .expect("a symmetry group holds every inverse")
+            })
+            .collect();
         let bytes = (0..geometry.symmetries.len())
             .map(|op| {
                 let mut t = [[0; 256]; 4];
@@ -164,6 +196,8 @@ impl BoardTables {
             geometry,
             adjacent,
             mills_at,
+            mill_count,
+            inverse,
             bytes,
         }
     }
@@ -236,6 +270,16 @@ macro_rules! data_board {
             fn transform(op: usize, bits: Bits) -> Bits {
                 $tables.transform(op, bits)
             }
+
+            #[inline(always)]
+            fn inverse(op: usize) -> usize {
+                $tables.inverse[op]
+            }
+
+            #[inline(always)]
+            fn mills_at(point: usize) -> &'static [Bits] {
+                &$tables.mills_at[point][..$tables.mill_count[point]]
+            }
         }
     };
 }
@@ -275,6 +319,24 @@ mod tests {
         assert_eq!(g.symmetries.len(), B::SYMMETRIES);
         for p in 0..B::POINTS {
             assert_eq!(B::adjacent(p), g.adjacent[p]);
+            let mut through: Vec<Bits> = g
+                .mills
+                .iter()
+                .copied()
+                .filter(|m| m >> p & 1 == 1)
+                .collect();
+            let mut at = B::mills_at(p).to_vec();
+            through.sort_unstable();
+            at.sort_unstable();
+            assert_eq!(at, through, "mills at {p}");
+        }
+        for op in 0..B::SYMMETRIES {
+            for p in 0..B::POINTS {
+                assert_eq!(
+                    B::transform(B::inverse(op), B::transform(op, 1 << p)),
+                    1 << p
+                );
+            }
         }
         let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
         for _ in 0..20_000 {

@@ -1,7 +1,9 @@
 //! The placement phase: an exact win / draw / loss alpha-beta search over
 //! placements that scores every position reaching the moving phase by
 //! probing the tablebases. This is how `solver nine start` proves the start
-//! position a draw.
+//! position a draw, and how `solver morabaraba start` values its games: the
+//! search is generic over the game ([`PlacementGame`]: board, moves, the
+//! moving-phase outcome at the leaves).
 //!
 //! - Alpha-beta on the three scores −1, 0, 1 (fail-soft), with a shared
 //!   lock-free transposition table ([`table`]) and move ordering
@@ -10,13 +12,16 @@
 //!   first move alone, then its other moves on all threads (rayon); a
 //!   cutoff stops the siblings still running.
 
+pub mod game;
 mod order;
 mod table;
 
-use super::movegen::{apply, for_each_move, game_over};
-use super::nine::inverse;
+use super::board::Board;
+use super::movegen::apply;
 use super::position::{Move, Position};
-use super::probe::{ProbeError, Tablebases};
+use super::probe::Tablebases;
+pub use game::PlacementGame;
+use game::{canonical, transform_move};
 use order::History;
 pub use order::MoveOrder;
 use rayon::prelude::*;
@@ -37,6 +42,9 @@ const ETC_DEPTH: u8 = 3;
 /// checks for a stop.
 const FLUSH: u64 = 1024;
 
+/// Most stones in hand of both sides together (Morabaraba: 12 each).
+const MAX_DEPTH: usize = 24;
+
 /// Statistics of a search.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct SearchStats {
@@ -51,16 +59,11 @@ pub struct SearchStats {
 }
 
 /// Why a search stopped early.
-enum Halt {
-    Probe(ProbeError),
+enum Halt<E> {
+    /// A leaf could not be valued.
+    Probe(E),
     /// A sibling's cutoff made this search unnecessary.
     Stopped,
-}
-
-impl From<ProbeError> for Halt {
-    fn from(e: ProbeError) -> Halt {
-        Halt::Probe(e)
-    }
 }
 
 /// The stop flags of a node's split points, innermost first.
@@ -103,16 +106,18 @@ impl Worker {
     fn new(history: History) -> Worker {
         Worker {
             history,
-            buffers: (0..=18).map(|_| Vec::new()).collect(),
+            buffers: (0..=MAX_DEPTH).map(|_| Vec::new()).collect(),
             counts: SearchStats::default(),
         }
     }
 }
 
-/// An exact win/draw/loss search of placement positions over tablebases.
-/// One search may be asked many positions; its transposition table is kept.
-pub struct PlacementSearch<'a> {
-    tb: &'a Tablebases,
+/// An exact win/draw/loss search of placement positions over the
+/// moving-phase tables of a game (Nine Men's Morris's [`Tablebases`] by
+/// default). One search may be asked many positions; its transposition
+/// table is kept.
+pub struct PlacementSearch<'a, G: PlacementGame = Tablebases> {
+    tb: &'a G,
     table: Table,
     pool: Option<rayon::ThreadPool>,
     split_depth: u8,
@@ -149,22 +154,22 @@ fn key(c: &Position) -> u64 {
         | (c.their_hand() as u64) << 52
 }
 
-impl<'a> PlacementSearch<'a> {
-    /// A one-thread search over the tablebases `tb` with a 16 MiB
+impl<'a, G: PlacementGame> PlacementSearch<'a, G> {
+    /// A one-thread search over the game's tables `tb` with a 16 MiB
     /// transposition table.
-    pub fn new(tb: &'a Tablebases) -> PlacementSearch<'a> {
+    pub fn new(tb: &'a G) -> PlacementSearch<'a, G> {
         PlacementSearch::with_table_mib(tb, 16)
     }
 
     /// A search with a transposition table of about `mib` MiB (16-byte
     /// entries, rounded down to a power of two).
-    pub fn with_table_mib(tb: &'a Tablebases, mib: u64) -> PlacementSearch<'a> {
+    pub fn with_table_mib(tb: &'a G, mib: u64) -> PlacementSearch<'a, G> {
         let entries = (mib.max(1) << 20) / 16;
         PlacementSearch::with_table_bits(tb, 63 - entries.leading_zeros())
     }
 
     /// A search with a transposition table of `2^bits` entries (4..=40).
-    pub fn with_table_bits(tb: &'a Tablebases, bits: u32) -> PlacementSearch<'a> {
+    pub fn with_table_bits(tb: &'a G, bits: u32) -> PlacementSearch<'a, G> {
         PlacementSearch {
             tb,
             table: Table::new(bits),
@@ -180,7 +185,7 @@ impl<'a> PlacementSearch<'a> {
     }
 
     /// Search on `threads` threads (1 = this thread only).
-    pub fn with_threads(mut self, threads: usize) -> Result<PlacementSearch<'a>, String> {
+    pub fn with_threads(mut self, threads: usize) -> Result<PlacementSearch<'a, G>, String> {
         self.pool = if threads > 1 {
             Some(
                 rayon::ThreadPoolBuilder::new()
@@ -197,14 +202,14 @@ impl<'a> PlacementSearch<'a> {
     /// With several threads, split the moves of nodes with at least
     /// `depth` stones left in hand between threads (default 6: smaller
     /// subtrees are not worth a task).
-    pub fn with_split_depth(mut self, depth: u8) -> PlacementSearch<'a> {
+    pub fn with_split_depth(mut self, depth: u8) -> PlacementSearch<'a, G> {
         self.split_depth = depth;
         self
     }
 
     /// Order the moves of every node by `order` (default
     /// [`MoveOrder::Heuristic`]); any order gives the same values.
-    pub fn with_order(mut self, order: MoveOrder) -> PlacementSearch<'a> {
+    pub fn with_order(mut self, order: MoveOrder) -> PlacementSearch<'a, G> {
         self.order = order;
         self
     }
@@ -215,7 +220,7 @@ impl<'a> PlacementSearch<'a> {
         mut self,
         every: u64,
         report: impl FnMut(SearchStats) + Send + 'a,
-    ) -> PlacementSearch<'a> {
+    ) -> PlacementSearch<'a, G> {
         self.progress = Some((every.max(1), Mutex::new(Box::new(report))));
         self
     }
@@ -232,16 +237,16 @@ impl<'a> PlacementSearch<'a> {
 
     /// The exact value of a position (placement or moving phase) for the
     /// side to move.
-    pub fn value(&mut self, pos: &Position) -> Result<Outcome, ProbeError> {
-        pos.validate()?;
+    pub fn value(&mut self, pos: &Position) -> Result<Outcome, G::Error> {
+        self.tb.validate(pos)?;
         Ok(outcome(self.run(pos)?))
     }
 
     /// The value of every legal move for the side to move, best first.
-    pub fn move_values(&mut self, pos: &Position) -> Result<Vec<(Move, Outcome)>, ProbeError> {
-        pos.validate()?;
+    pub fn move_values(&mut self, pos: &Position) -> Result<Vec<(Move, Outcome)>, G::Error> {
+        self.tb.validate(pos)?;
         let mut moves = Vec::new();
-        for_each_move(pos, self.tb.rules(), |m| moves.push(m));
+        self.tb.for_each_move(pos, |m| moves.push(m));
         let mut out = Vec::with_capacity(moves.len());
         for m in moves {
             out.push((m, outcome(-self.run(&apply(pos, m))?)));
@@ -253,13 +258,15 @@ impl<'a> PlacementSearch<'a> {
     /// A best move of the side to move and the position's value (`None`
     /// if there is no legal move): cheaper than [`Self::move_values`], as
     /// only one move is proven to keep the value.
-    pub fn best_move(&mut self, pos: &Position) -> Result<Option<(Move, Outcome)>, ProbeError> {
-        pos.validate()?;
+    pub fn best_move(&mut self, pos: &Position) -> Result<Option<(Move, Outcome)>, G::Error> {
+        self.tb.validate(pos)?;
         let value = self.run(pos)?;
         let mut moves = Vec::new();
-        for_each_move(pos, self.tb.rules(), |m| moves.push(m));
+        self.tb.for_each_move(pos, |m| moves.push(m));
         let history = History::new();
-        moves.sort_by_key(|&m| std::cmp::Reverse(order::score(pos, m, &history, self.order)));
+        moves.sort_by_key(|&m| {
+            std::cmp::Reverse(order::score::<G::Board>(pos, m, &history, self.order))
+        });
         for m in moves {
             // Does the move keep the value? (The opponent's value after it
             // is at most -value: a null window just above -value.)
@@ -271,12 +278,12 @@ impl<'a> PlacementSearch<'a> {
     }
 
     /// A full-window search of `pos`, on the pool if there is one.
-    fn run(&self, pos: &Position) -> Result<i8, ProbeError> {
+    fn run(&self, pos: &Position) -> Result<i8, G::Error> {
         self.run_window(pos, -1, 1)
     }
 
     /// A search of `pos` with the window (`alpha`, `beta`).
-    fn run_window(&self, pos: &Position, alpha: i8, beta: i8) -> Result<i8, ProbeError> {
+    fn run_window(&self, pos: &Position, alpha: i8, beta: i8) -> Result<i8, G::Error> {
         let go = || {
             let mut w = Worker::new(History::new());
             let r = self.search(&mut w, pos, alpha, beta, &Abort::NONE);
@@ -318,7 +325,7 @@ impl<'a> PlacementSearch<'a> {
         mut alpha: i8,
         mut beta: i8,
         abort: &Abort,
-    ) -> Result<i8, Halt> {
+    ) -> Result<i8, Halt<G::Error>> {
         w.counts.nodes += 1;
         if w.counts.nodes >= FLUSH {
             self.flush(w);
@@ -333,12 +340,13 @@ impl<'a> PlacementSearch<'a> {
                 return Ok(-1);
             }
             w.counts.probes += 1;
-            return Ok(score(self.tb.probe_outcome(pos.us(), pos.them())?));
+            let leaf = self.tb.leaf(pos.us(), pos.them()).map_err(Halt::Probe)?;
+            return Ok(score(leaf));
         }
-        if game_over(pos, self.tb.rules()).is_some() {
-            return Ok(-1);
+        if let Some(s) = self.tb.ended(pos) {
+            return Ok(s);
         }
-        let (canon, op) = pos.canonical();
+        let (canon, op) = canonical::<G::Board>(pos);
         let k = key(&canon);
         let known = self.table.get(k);
         let bounds = known.map_or(Bounds::OPEN, |k| k.bounds);
@@ -353,15 +361,17 @@ impl<'a> PlacementSearch<'a> {
         alpha = alpha.max(bounds.lower);
         beta = beta.min(bounds.upper);
         let (alpha0, beta0) = (alpha, beta);
-        let tt_move = known.and_then(|k| k.best).map(|m| m.transform(inverse(op)));
+        let tt_move = known
+            .and_then(|k| k.best)
+            .map(|m| transform_move::<G::Board>(m, <G::Board as Board>::inverse(op)));
         let depth = pos.hand[0] + pos.hand[1];
         let mut moves = std::mem::take(&mut w.buffers[depth as usize]);
         moves.clear();
-        for_each_move(pos, self.tb.rules(), |m| {
+        self.tb.for_each_move(pos, |m| {
             let s = if Some(m) == tt_move {
                 i64::MAX
             } else {
-                order::score(pos, m, &w.history, self.order)
+                order::score::<G::Board>(pos, m, &w.history, self.order)
             };
             moves.push((s, m));
         });
@@ -397,9 +407,12 @@ impl<'a> PlacementSearch<'a> {
                 upper: best,
             };
         }
-        let new = self
-            .table
-            .put(k, b, best_move.map(|m| m.transform(op)), depth);
+        let new = self.table.put(
+            k,
+            b,
+            best_move.map(|m| transform_move::<G::Board>(m, op)),
+            depth,
+        );
         w.counts.tt_entries += new as u64;
         Ok(best)
     }
@@ -413,7 +426,7 @@ impl<'a> PlacementSearch<'a> {
             if !child.placing() {
                 return None;
             }
-            let known = self.table.get(key(&child.canonical().0))?;
+            let known = self.table.get(key(&canonical::<G::Board>(&child).0))?;
             (-known.bounds.upper >= beta).then_some((-known.bounds.upper, m))
         })
     }
@@ -427,7 +440,7 @@ impl<'a> PlacementSearch<'a> {
         mut alpha: i8,
         beta: i8,
         abort: &Abort,
-    ) -> Result<(i8, Option<Move>), Halt> {
+    ) -> Result<(i8, Option<Move>), Halt<G::Error>> {
         let (mut best, mut best_move) = (-2, None);
         for &(_, m) in moves {
             let s = -self.search(w, &apply(pos, m), -beta, -alpha, abort)?;
@@ -451,7 +464,7 @@ impl<'a> PlacementSearch<'a> {
         alpha: i8,
         beta: i8,
         abort: &Abort,
-    ) -> Result<(i8, Option<Move>), Halt> {
+    ) -> Result<(i8, Option<Move>), Halt<G::Error>> {
         let Some((first, rest)) = moves.split_first() else {
             return Ok((-2, None));
         };

@@ -9,14 +9,14 @@
 //! pseudo-random key instead of history and mobility: the same proof
 //! reached along different paths, to check a new result twice.
 
-use crate::morris::nine::{ADJACENT, MILLS_AT};
+use crate::morris::board::Board;
 use crate::morris::position::{Move, Position};
 
-/// Number of placements in `lines` (a point's two mills) where `mine` has
-/// `want` stones and `other` none.
+/// Number of the mills through `point` (other than `point` itself) where
+/// `mine` has `want` stones and `other` none.
 #[inline(always)]
-fn lines_with(point: usize, mine: u32, other: u32, want: u32) -> i32 {
-    MILLS_AT[point]
+fn lines_with<B: Board>(point: usize, mine: u32, other: u32, want: u32) -> i32 {
+    B::mills_at(point)
         .iter()
         .filter(|&&line| {
             let line = line & !(1 << point);
@@ -27,11 +27,11 @@ fn lines_with(point: usize, mine: u32, other: u32, want: u32) -> i32 {
 
 /// History scores: how often a placement on a point cut off, by colour.
 #[derive(Clone)]
-pub(super) struct History([[u32; 24]; 2]);
+pub(super) struct History([[u32; 32]; 2]);
 
 impl History {
     pub fn new() -> History {
-        History([[0; 24]; 2])
+        History([[0; 32]; 2])
     }
 
     /// Credit the placement `m` of the side to move in `pos`, found
@@ -75,17 +75,17 @@ fn shuffle_key(pos: &Position, m: Move, seed: u64) -> i64 {
 /// Ordering score of the placement `m` in `pos` under `order`; larger is
 /// tried first.
 #[inline]
-pub(super) fn score(pos: &Position, m: Move, history: &History, order: MoveOrder) -> i64 {
+pub(super) fn score<B: Board>(pos: &Position, m: Move, history: &History, order: MoveOrder) -> i64 {
     let to = m.to() as usize;
-    let (class, removal_mobility) = class(pos, m);
+    let (class, removal_mobility) = class::<B>(pos, m);
     match order {
         MoveOrder::Heuristic => {
             let us = pos.us();
             class
                 + removal_mobility
                 + ((history.get(pos, to) as i64) << 4)
-                + ADJACENT[to].count_ones() as i64
-                + 2 * (ADJACENT[to] & us).count_ones() as i64
+                + B::adjacent(to).count_ones() as i64
+                + 2 * (B::adjacent(to) & us).count_ones() as i64
         }
         MoveOrder::Shuffled(seed) => class + shuffle_key(pos, m, seed),
     }
@@ -95,7 +95,7 @@ pub(super) fn score(pos: &Position, m: Move, history: &History, order: MoveOrder
 /// threat they kill, then blocks, then open twos) and, for a closing, the
 /// free points around the stone it takes.
 #[inline]
-fn class(pos: &Position, m: Move) -> (i64, i64) {
+fn class<B: Board>(pos: &Position, m: Move) -> (i64, i64) {
     let (us, them) = (pos.us(), pos.them());
     let to = m.to() as usize;
     let mut s: i64 = 0;
@@ -103,13 +103,13 @@ fn class(pos: &Position, m: Move) -> (i64, i64) {
     if let Some(r) = m.removal() {
         let r = r as usize;
         // Taking a stone that is one of two in an open line kills a threat.
-        let threat = lines_with(r, them, us & !(1 << to), 1);
+        let threat = lines_with::<B>(r, them, us & !(1 << to), 1);
         s += 1 << 40;
         s += (threat as i64) << 36;
-        mobility = (ADJACENT[r] & !(us | them)).count_ones() as i64;
+        mobility = (B::adjacent(r) & !(us | them)).count_ones() as i64;
     }
-    let blocks = lines_with(to, them, us, 2);
-    let twos = lines_with(to, us, them, 1);
+    let blocks = lines_with::<B>(to, them, us, 2);
+    let twos = lines_with::<B>(to, us, them, 1);
     s += (blocks as i64) << 34;
     s += (twos as i64) << 32;
     (s, mobility)
@@ -118,7 +118,13 @@ fn class(pos: &Position, m: Move) -> (i64, i64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::morris::board::Nine;
+    use crate::morris::nine::MILLS_AT;
     use crate::morris::position::Color;
+
+    fn score(pos: &Position, m: Move, history: &History, order: MoveOrder) -> i64 {
+        super::score::<Nine>(pos, m, history, order)
+    }
 
     fn pos(white: &[usize], black: &[usize], to_move: Color) -> Position {
         let bits = |ps: &[usize]| ps.iter().map(|&p| 1u32 << p).sum();

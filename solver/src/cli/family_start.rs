@@ -1,0 +1,158 @@
+//! `solver morabaraba start`: the value of the start position of a game of
+//! the family (or of any placement position) by the placement search over
+//! the moving-phase tables held as two-bit outcomes
+//! ([`crate::morris::family::outcomes`]), with the same search and move
+//! orderings as `solver nine start`.
+
+use super::{print_json, CliResult};
+use crate::morris::board::Board;
+use crate::morris::family::game::{self, format_position, move_text, parse_position};
+use crate::morris::family::index::Indexing;
+use crate::morris::family::outcomes::MovingOutcomes;
+use crate::morris::placement::{MoveOrder, PlacementSearch};
+use crate::morris::variant::RuleSet;
+use serde_json::json;
+use std::path::Path;
+use std::time::Instant;
+
+/// Options of a `start` verb.
+#[derive(clap::Args, Debug, Clone)]
+pub struct StartArgs {
+    /// The game with N stones a side (the empty board, N each in hand);
+    /// needs the tables of the subspaces with 3..=N stones a side
+    /// (`generate --max-stones N`).
+    #[arg(long, value_name = "N", default_value_t = 12,
+          value_parser = clap::value_parser!(u8).range(3..=12))]
+    pub stones: u8,
+    /// A position to value instead of the start (board, side to move,
+    /// hands: `docs/notation.md`).
+    #[arg(long)]
+    pub position: Option<String>,
+    /// Also the value of every legal move (each searched on its own).
+    #[arg(long)]
+    pub moves: bool,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Transposition table size in MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 1024)]
+    pub hash_mib: u64,
+    /// Order the moves inside each class by a pseudo-random key seeded
+    /// with SEED instead of history (a second proof along other paths).
+    #[arg(long, value_name = "SEED")]
+    pub shuffle: Option<u64>,
+    /// No progress lines.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Run the placement search of `args` over the tables of `dir`, written
+/// under `rules` (the variant's own stones a side).
+pub fn start<B: Board, I: Indexing>(
+    name: &str,
+    dir: &Path,
+    rules: RuleSet,
+    args: &StartArgs,
+    json: bool,
+) -> CliResult {
+    if !dir.is_dir() {
+        return Err(format!("{}: no such tablebase directory", dir.display()));
+    }
+    let game_rules = RuleSet {
+        stones: args.stones,
+        ..rules
+    };
+    let pos = match &args.position {
+        Some(text) => {
+            parse_position::<B>(text, game_rules).map_err(|e| format!("bad position: {e}"))?
+        }
+        None => game::start(game_rules),
+    };
+    let quiet = json || args.quiet;
+    let loading = Instant::now();
+    if !quiet {
+        eprintln!(
+            "loading the moving-phase outcomes (3..{} stones a side)...",
+            args.stones
+        );
+    }
+    let tb = MovingOutcomes::<B, I>::load(dir, rules, args.stones, |_| {}).map_err(|e| {
+        format!(
+            "{e} (generate the tables with --max-stones {})",
+            args.stones
+        )
+    })?;
+    let load_seconds = loading.elapsed().as_secs_f64();
+    if !quiet {
+        eprintln!(
+            "loaded {:.1} MB in {load_seconds:.1} s; searching...",
+            tb.bytes() as f64 / 1e6
+        );
+    }
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let order = args
+        .shuffle
+        .map_or(MoveOrder::Heuristic, MoveOrder::Shuffled);
+    let started = Instant::now();
+    let mut search = PlacementSearch::with_table_mib(&tb, args.hash_mib)
+        .with_order(order)
+        .with_threads(threads)?
+        .with_progress(1 << 24, move |s| {
+            if !quiet {
+                eprintln!(
+                    "{:>8.1} s: {} nodes, {} probes, {} transpositions",
+                    started.elapsed().as_secs_f64(),
+                    s.nodes,
+                    s.probes,
+                    s.tt_entries
+                );
+            }
+        });
+    let value = search.value(&pos).map_err(|e| e.to_string())?;
+    let moves = if args.moves {
+        search.move_values(&pos).map_err(|e| e.to_string())?
+    } else {
+        Vec::new()
+    };
+    let s = search.stats();
+    let seconds = started.elapsed().as_secs_f64();
+    let text = format_position::<B>(&pos);
+    if json {
+        let list: Vec<_> = moves
+            .iter()
+            .map(|(m, v)| json!({"move": move_text::<B>(*m), "outcome": v.as_str()}))
+            .collect();
+        return print_json(&json!({
+            "variant": name, "stones": args.stones, "flying": rules.flying,
+            "position": text, "value": value.as_str(), "source": "search",
+            "nodes": s.nodes, "probes": s.probes, "tt_entries": s.tt_entries,
+            "seconds": seconds, "load_seconds": load_seconds, "threads": threads,
+            "shuffle": args.shuffle, "moves": list,
+        }));
+    }
+    let what = match &args.position {
+        Some(_) => text,
+        None => format!("{name}, {} stones each, start position", args.stones),
+    };
+    println!(
+        "{what}: {value} for {} (perfect play, flying {})",
+        pos.to_move.name(),
+        if rules.flying { "on" } else { "off" }
+    );
+    for (m, v) in &moves {
+        println!("  {:<12} {v}", move_text::<B>(*m));
+    }
+    println!(
+        "proof: {} nodes, {} table probes, {} transposition entries, {seconds:.1} s on {threads} thread(s) (tables loaded in {load_seconds:.1} s before){}",
+        s.nodes,
+        s.probes,
+        s.tt_entries,
+        match args.shuffle {
+            Some(seed) => format!("; moves shuffled with seed {seed}"),
+            None => String::new(),
+        }
+    );
+    Ok(())
+}
