@@ -12,6 +12,9 @@
 //! recomputes everything inside the pair by definition; checked for every
 //! sector, in the solver's order, it proves the whole game by induction.
 
+mod common;
+
+use common::oracle::{self, Board as Board24};
 use solver::morris::board::{Board, Nine};
 use solver::morris::family::files::FilesError;
 use solver::morris::family::game;
@@ -26,68 +29,10 @@ use std::sync::OnceLock;
 use tablebase::retro::Silent;
 use tablebase::{Outcome, Value};
 
-/// The 16 mills of `RULES.md`; the edges are the consecutive points of a
-/// mill (32 edges).
-const MILLS: [[&str; 3]; 16] = [
-    ["a7", "d7", "g7"],
-    ["b6", "d6", "f6"],
-    ["c5", "d5", "e5"],
-    ["a4", "b4", "c4"],
-    ["e4", "f4", "g4"],
-    ["c3", "d3", "e3"],
-    ["b2", "d2", "f2"],
-    ["a1", "d1", "g1"],
-    ["a7", "a4", "a1"],
-    ["b6", "b4", "b2"],
-    ["c5", "c4", "c3"],
-    ["d7", "d6", "d5"],
-    ["d3", "d2", "d1"],
-    ["e5", "e4", "e3"],
-    ["f6", "f4", "f2"],
-    ["g7", "g4", "g1"],
-];
-
-/// The oracle's board: points numbered in order of first appearance in
-/// [`MILLS`].
-struct Board24 {
-    names: Vec<&'static str>,
-    neighbours: Vec<Vec<usize>>,
-    mills: Vec<[usize; 3]>,
-}
-
-impl Board24 {
-    fn new() -> Board24 {
-        let mut names: Vec<&'static str> = Vec::new();
-        for m in MILLS {
-            for p in m {
-                if !names.contains(&p) {
-                    names.push(p);
-                }
-            }
-        }
-        assert_eq!(names.len(), 24);
-        let at = |n: &str| names.iter().position(|q| *q == n).unwrap();
-        let mills: Vec<[usize; 3]> = MILLS
-            .iter()
-            .map(|m| [at(m[0]), at(m[1]), at(m[2])])
-            .collect();
-        let mut neighbours = vec![Vec::new(); 24];
-        for m in &mills {
-            for (a, b) in [(m[0], m[1]), (m[1], m[2])] {
-                neighbours[a].push(b);
-                neighbours[b].push(a);
-            }
-        }
-        Board24 {
-            names,
-            neighbours,
-            mills,
-        }
-    }
-
-    fn at(&self, name: &str) -> usize {
-        self.names.iter().position(|q| *q == name).unwrap()
-    }
+/// The oracle's board: Nine Men's Morris's 16 lines of `RULES.md`, each a
+/// mill whose consecutive points are adjacent.
+fn board24() -> Board24 {
+    Board24::from_lines(&oracle::NINE_LINES, &oracle::READING_24)
 }
 
 /// A position, mover-relative: cells 0 empty, 1 the side to move, 2 the
@@ -242,7 +187,7 @@ fn state(board: &Board24, mover: &[&str], opponent: &[&str], hand: [u8; 2]) -> S
 
 #[test]
 fn perft_matches_the_oracle() {
-    let board = Board24::new();
+    let board = board24();
     let rules = RuleSet::lasker(10);
     let positions = [
         (state(&board, &[], &[], [10, 10]), 5),
@@ -437,7 +382,7 @@ fn three_stones() -> &'static LaskerSolution<Nine> {
 /// Check every sector pair of at most `max_slots` slots of a solved game
 /// against the definition; returns the positions checked.
 fn check_sectors(sol: &LaskerSolution<Nine>, max_slots: u64) -> usize {
-    let board = Board24::new();
+    let board = board24();
     let mut checked = 0;
     for s in sectors::<Nine>(sol.rules.stones) {
         if s >= s.swapped() && s.size::<Nine>() <= max_slots {
@@ -563,7 +508,7 @@ fn run_cli(args: &[&str]) -> (String, bool) {
 
 #[test]
 fn cli_perft_start_and_probe() {
-    let board = Board24::new();
+    let board = board24();
     let (out, ok) = run_cli(&["lasker", "perft", "3", "--json"]);
     assert!(ok);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();

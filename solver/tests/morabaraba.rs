@@ -29,48 +29,15 @@ use tablebase::{Outcome, Value};
 
 const N: usize = 24;
 
-/// The board of `RULES.md`, by name: points in alphabetical order.
-const POINTS: [&str; N] = [
-    "a1", "a4", "a7", "b2", "b4", "b6", "c3", "c4", "c5", "d1", "d2", "d3", "d5", "d6", "d7", "e3",
-    "e4", "e5", "f2", "f4", "f6", "g1", "g4", "g7",
-];
-/// The lines of the board: each is a mill, consecutive points are adjacent.
-const LINES: [[&str; 3]; 20] = [
-    ["a7", "d7", "g7"],
-    ["b6", "d6", "f6"],
-    ["c5", "d5", "e5"],
-    ["a4", "b4", "c4"],
-    ["e4", "f4", "g4"],
-    ["c3", "d3", "e3"],
-    ["b2", "d2", "f2"],
-    ["a1", "d1", "g1"],
-    ["a7", "a4", "a1"],
-    ["b6", "b4", "b2"],
-    ["c5", "c4", "c3"],
-    ["d7", "d6", "d5"],
-    ["d3", "d2", "d1"],
-    ["e5", "e4", "e3"],
-    ["f6", "f4", "f2"],
-    ["g7", "g4", "g1"],
-    ["a7", "b6", "c5"],
-    ["g7", "f6", "e5"],
-    ["g1", "f2", "e3"],
-    ["a1", "b2", "c3"],
-];
-
-/// The engine's reading order (that of Nine Men's Morris).
-const READING: [&str; N] = [
-    "a7", "d7", "g7", "b6", "d6", "f6", "c5", "d5", "e5", "a4", "b4", "c4", "e4", "f4", "g4", "c3",
-    "d3", "e3", "b2", "d2", "f2", "a1", "d1", "g1",
-];
-
-/// The oracle's board: consecutive points of a line are adjacent.
+/// The board of `RULES.md`: Nine Men's Morris's lines and the four
+/// diagonals, each a mill whose consecutive points are adjacent.
 fn board() -> oracle::Board {
-    let edges: Vec<[&str; 2]> = LINES
+    let lines: Vec<[&str; 3]> = oracle::NINE_LINES
         .iter()
-        .flat_map(|[a, b, c]| [[*a, *b], [*b, *c]])
+        .chain(&oracle::DIAGONALS)
+        .copied()
         .collect();
-    oracle::Board::new(&POINTS, &READING, &edges, &LINES)
+    oracle::Board::from_lines(&lines, &oracle::READING_24)
 }
 
 fn model(flying: bool) -> Rules {

@@ -4,6 +4,7 @@
 //! ([`crate::morris::family::outcomes`]), with the same search and move
 //! orderings as `solver nine start`.
 
+use super::six::side;
 use super::{print_json, CliResult};
 use crate::morris::board::Board;
 use crate::morris::family::game::{self, format_position, move_text, parse_position};
@@ -34,9 +35,10 @@ pub struct StartArgs {
     /// Worker threads (default: one per core).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Transposition table size in MiB.
-    #[arg(long, value_name = "MIB", default_value_t = 1024)]
-    pub hash_mib: u64,
+    /// Transposition table size in MiB (default: 64 up to 6 stones a side,
+    /// 1024 above).
+    #[arg(long, value_name = "MIB")]
+    pub hash_mib: Option<u64>,
     /// Order the moves inside each class by a pseudo-random key seeded
     /// with SEED instead of history (a second proof along other paths).
     #[arg(long, value_name = "SEED")]
@@ -96,7 +98,10 @@ pub fn start<B: Board, I: Indexing>(
         .shuffle
         .map_or(MoveOrder::Heuristic, MoveOrder::Shuffled);
     let started = Instant::now();
-    let mut search = PlacementSearch::with_table_mib(&tb, args.hash_mib)
+    let hash_mib = args
+        .hash_mib
+        .unwrap_or(if args.stones <= 6 { 64 } else { 1024 });
+    let mut search = PlacementSearch::with_table_mib(&tb, hash_mib)
         .with_order(order)
         .with_threads(threads)?
         .with_progress(1 << 24, move |s| {
@@ -138,7 +143,7 @@ pub fn start<B: Board, I: Indexing>(
     };
     println!(
         "{what}: {value} for {} (perfect play, flying {})",
-        pos.to_move.name(),
+        side(pos.to_move),
         if rules.flying { "on" } else { "off" }
     );
     for (m, v) in &moves {

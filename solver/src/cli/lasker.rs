@@ -5,7 +5,9 @@
 //! verbs are the family's ([`super::six`]); generation, statistics and
 //! verification work on Lasker's sector tables.
 
-use super::six::{self, perft, print_position_value, show, value_text, Common, Values};
+use super::six::{
+    self, perft, print_position_value, show, value_text, Common, PerftArgs, ShowArgs, Values,
+};
 use super::{print_json, CliResult};
 use crate::morris::board::{Board, Nine};
 use crate::morris::family::game;
@@ -44,22 +46,10 @@ pub enum Command {
     /// Draw a position (24 characters W, B or . in the reading order of
     /// Nine Men's Morris, side to move, hands: any hands, a side may slide
     /// instead of placing) and list its legal moves.
-    Show {
-        /// Position text; the start position when omitted.
-        position: Vec<String>,
-        #[command(flatten)]
-        common: Common,
-    },
+    Show(ShowArgs),
     /// Count the leaves of the game tree to DEPTH plies (a finished game is
     /// a leaf), with the count below each first move.
-    Perft {
-        /// Depth in plies (a move with its removal is one ply).
-        depth: u32,
-        /// Position text; the start position when omitted.
-        position: Vec<String>,
-        #[command(flatten)]
-        common: Common,
-    },
+    Perft(PerftArgs),
     /// Solve every sector of the game and write one file per sector. Every
     /// table stays in memory (2 bytes a slot): the reduced games (--stones
     /// 3, 4, 5: 7 MB, 250 MB, 3.7 GB); the 10-stone game's 2.1 × 10^12
@@ -94,12 +84,8 @@ pub enum Command {
 /// Run a `solver lasker` subcommand.
 pub fn run(args: Args) -> CliResult {
     match args.command {
-        Command::Show { position, common } => show::<Nine>(&position, &common, rules(&common)),
-        Command::Perft {
-            depth,
-            position,
-            common,
-        } => perft::<Nine>(depth, &position, &common, rules(&common)),
+        Command::Show(a) => show::<Nine>(&a, rules(&a.common)),
+        Command::Perft(a) => perft::<Nine>(&a, rules(&a.common)),
         Command::Generate {
             tables,
             threads,
@@ -177,7 +163,7 @@ fn generate(args: &TableArgs, threads: Option<usize>, quiet: bool) -> CliResult 
             if !quiet && !json {
                 println!(
                     "{:<22} {:>10} slots  W {:>10} D {:>10} L {:>10}  longest win {:>3}  {:.2} s",
-                    sector_text(r.sector),
+                    sector_text(r.id),
                     r.slots,
                     r.wdl[0],
                     r.wdl[1],

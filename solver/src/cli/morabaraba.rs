@@ -6,7 +6,7 @@
 
 use super::family_start::{self, StartArgs};
 use super::progress::Progress;
-use super::six::{perft, rules, show, Common};
+use super::six::{perft, rules, show, PerftArgs, ShowArgs};
 use super::{print_json, CliResult};
 use crate::morris::board::Morabaraba;
 use crate::morris::family::game::{
@@ -80,22 +80,10 @@ impl TableArgs {
 pub enum Command {
     /// Draw a position (24 characters W, B or . in the reading order of
     /// Nine Men's Morris, side to move, hands) and list its legal moves.
-    Show {
-        /// Position text; the start position when omitted.
-        position: Vec<String>,
-        #[command(flatten)]
-        common: Common,
-    },
+    Show(ShowArgs),
     /// Count the leaves of the game tree to DEPTH plies (a finished game is
     /// a leaf, a full board too), with the count below each first move.
-    Perft {
-        /// Depth in plies (a move with its removal is one ply).
-        depth: u32,
-        /// Position text; the start position when omitted.
-        position: Vec<String>,
-        #[command(flatten)]
-        common: Common,
-    },
+    Perft(PerftArgs),
     /// Solve the moving-phase subspaces with 3..=N stones a side, pair by
     /// pair, each written to the directory when solved (a cut-off run
     /// resumes: pairs already on disk are checked and skipped).
@@ -142,14 +130,8 @@ pub enum Command {
 /// Run a `solver morabaraba` subcommand.
 pub fn run(args: Args) -> CliResult {
     match args.command {
-        Command::Show { position, common } => {
-            show::<Morabaraba>(&position, &common, rules::<Morabaraba>(&common))
-        }
-        Command::Perft {
-            depth,
-            position,
-            common,
-        } => perft::<Morabaraba>(depth, &position, &common, rules::<Morabaraba>(&common)),
+        Command::Show(a) => show::<Morabaraba>(&a, rules::<Morabaraba>(&a.common)),
+        Command::Perft(a) => perft::<Morabaraba>(&a, rules::<Morabaraba>(&a.common)),
         Command::Generate {
             tables,
             threads,

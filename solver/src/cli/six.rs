@@ -44,6 +44,26 @@ pub struct Common {
     pub json: bool,
 }
 
+/// Arguments of `show`: a position and the common options.
+#[derive(clap::Args, Debug)]
+pub struct ShowArgs {
+    /// Position text; the start position when omitted.
+    pub position: Vec<String>,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// Arguments of `perft`.
+#[derive(clap::Args, Debug)]
+pub struct PerftArgs {
+    /// Depth in plies (a move with its removal is one ply).
+    pub depth: u32,
+    /// Position text; the start position when omitted.
+    pub position: Vec<String>,
+    #[command(flatten)]
+    pub common: Common,
+}
+
 /// Options of the verbs that use the tablebase directory.
 #[derive(clap::Args, Debug, Clone)]
 pub struct TableArgs {
@@ -75,22 +95,10 @@ pub enum Command {
     /// Draw a position (16 characters W, B or . in reading order a5 c5 e5
     /// b4 c4 d4 a3 b3 d3 e3 b2 c2 d2 a1 c1 e1, side to move, hands) and list
     /// its legal moves.
-    Show {
-        /// Position text; the start position when omitted.
-        position: Vec<String>,
-        #[command(flatten)]
-        common: Common,
-    },
+    Show(ShowArgs),
     /// Count the leaves of the game tree to DEPTH plies (a finished game is
     /// a leaf), with the count below each first move.
-    Perft {
-        /// Depth in plies (a move with its removal is one ply).
-        depth: u32,
-        /// Position text; the start position when omitted.
-        position: Vec<String>,
-        #[command(flatten)]
-        common: Common,
-    },
+    Perft(PerftArgs),
     /// Solve the whole game (moving phase, then placement) and write every
     /// table to the directory.
     Generate {
@@ -134,14 +142,8 @@ pub enum Command {
 /// Run a `solver six` subcommand.
 pub fn run(args: Args) -> CliResult {
     match args.command {
-        Command::Show { position, common } => {
-            show::<Six>(&position, &common, rules::<Six>(&common))
-        }
-        Command::Perft {
-            depth,
-            position,
-            common,
-        } => perft::<Six>(depth, &position, &common, rules::<Six>(&common)),
+        Command::Show(a) => show::<Six>(&a, rules::<Six>(&a.common)),
+        Command::Perft(a) => perft::<Six>(&a, rules::<Six>(&a.common)),
         Command::Generate {
             tables,
             threads,
@@ -187,7 +189,8 @@ pub(crate) fn ending_text(e: Ending) -> String {
     }
 }
 
-pub(crate) fn show<B: Board>(words: &[String], common: &Common, rules: RuleSet) -> CliResult {
+pub(crate) fn show<B: Board>(args: &ShowArgs, rules: RuleSet) -> CliResult {
+    let (words, common) = (&args.position, &args.common);
     let pos = position::<B>(words, rules)?;
     let moves: Vec<String> = legal_moves::<B>(&pos, rules)
         .into_iter()
@@ -220,12 +223,8 @@ pub(crate) fn show<B: Board>(words: &[String], common: &Common, rules: RuleSet) 
     Ok(())
 }
 
-pub(crate) fn perft<B: Board>(
-    depth: u32,
-    words: &[String],
-    common: &Common,
-    rules: RuleSet,
-) -> CliResult {
+pub(crate) fn perft<B: Board>(args: &PerftArgs, rules: RuleSet) -> CliResult {
+    let (depth, words, common) = (args.depth, &args.position, &args.common);
     let pos = position::<B>(words, rules)?;
     let started = Instant::now();
     let split = divide::<B>(&pos, rules, depth);

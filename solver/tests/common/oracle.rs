@@ -16,6 +16,43 @@ use std::collections::HashMap;
 /// Most points of a board of the family.
 pub const MAX_POINTS: usize = 24;
 
+/// The 16 lines of the Nine Men's Morris board (`RULES.md`): each is a
+/// mill, and consecutive points of a line are adjacent (32 edges).
+pub const NINE_LINES: [[&str; 3]; 16] = [
+    ["a7", "d7", "g7"],
+    ["b6", "d6", "f6"],
+    ["c5", "d5", "e5"],
+    ["a4", "b4", "c4"],
+    ["e4", "f4", "g4"],
+    ["c3", "d3", "e3"],
+    ["b2", "d2", "f2"],
+    ["a1", "d1", "g1"],
+    ["a7", "a4", "a1"],
+    ["b6", "b4", "b2"],
+    ["c5", "c4", "c3"],
+    ["d7", "d6", "d5"],
+    ["d3", "d2", "d1"],
+    ["e5", "e4", "e3"],
+    ["f6", "f4", "f2"],
+    ["g7", "g4", "g1"],
+];
+
+/// Morabaraba's four diagonal lines through the corners (`RULES.md`):
+/// mills, and edges between consecutive points, like the others.
+pub const DIAGONALS: [[&str; 3]; 4] = [
+    ["a7", "b6", "c5"],
+    ["g7", "f6", "e5"],
+    ["g1", "f2", "e3"],
+    ["a1", "b2", "c3"],
+];
+
+/// The engine's reading order of the 24-point boards (that of Nine Men's
+/// Morris).
+pub const READING_24: [&str; MAX_POINTS] = [
+    "a7", "d7", "g7", "b6", "d6", "f6", "c5", "d5", "e5", "a4", "b4", "c4", "e4", "f4", "g4", "c3",
+    "d3", "e3", "b2", "d2", "f2", "a1", "d1", "g1",
+];
+
 /// A board: points by name (the oracle's own numbering is the order given),
 /// the engine's reading order (for pictures), adjacency and mills.
 #[derive(Clone, Debug)]
@@ -55,6 +92,23 @@ impl Board {
             .map(|m| [board.at(m[0]), board.at(m[1]), board.at(m[2])])
             .collect();
         board
+    }
+
+    /// A board drawn as lines of three: each line is a mill and its
+    /// consecutive points are adjacent; points are numbered in order of
+    /// first appearance.
+    pub fn from_lines(lines: &[[&'static str; 3]], reading: &[&'static str]) -> Board {
+        let mut names: Vec<&'static str> = Vec::new();
+        for p in lines.iter().flatten() {
+            if !names.contains(p) {
+                names.push(p);
+            }
+        }
+        let edges: Vec<[&'static str; 2]> = lines
+            .iter()
+            .flat_map(|[a, b, c]| [[*a, *b], [*b, *c]])
+            .collect();
+        Board::new(&names, reading, &edges, lines)
     }
 
     /// The number of a point.

@@ -163,11 +163,12 @@ impl<B: Board, I: Indexing> RetroGame for MovingPair<'_, B, I> {
     }
 }
 
-/// What the solve reports about each table.
+/// What the solve reports about each table (`K` names it: a [`TableId`],
+/// or a Lasker sector).
 #[derive(Debug, Clone)]
-pub struct TableReport {
+pub struct TableReport<K = TableId> {
     /// The table.
-    pub id: TableId,
+    pub id: K,
     /// Slots (positions).
     pub slots: u64,
     /// Wins, draws and losses for the side to move.
@@ -189,6 +190,24 @@ pub struct Solution<B: Board> {
     /// One report per table, in the order solved.
     pub reports: Vec<TableReport>,
     board: PhantomData<B>,
+}
+
+impl<K> TableReport<K> {
+    /// The report of a table of values (with distances) solved in `seconds`.
+    pub fn of_values(id: K, values: &[Value], seconds: f64) -> TableReport<K> {
+        TableReport {
+            id,
+            slots: values.len() as u64,
+            wdl: wdl(values.iter().map(|x| x.outcome())),
+            longest_win: values
+                .iter()
+                .filter(|x| x.outcome() == Outcome::Win)
+                .filter_map(|x| x.distance())
+                .max()
+                .unwrap_or(0),
+            seconds,
+        }
+    }
 }
 
 /// Count wins, draws and losses.
@@ -237,18 +256,7 @@ impl<B: Board> Solution<B> {
             };
             let seconds = started.elapsed().as_secs_f64();
             for (part, v) in values {
-                let r = TableReport {
-                    id: TableId::Moving(part),
-                    slots: v.len() as u64,
-                    wdl: wdl(v.iter().map(|x| x.outcome())),
-                    longest_win: v
-                        .iter()
-                        .filter(|x| x.outcome() == Outcome::Win)
-                        .filter_map(|x| x.distance())
-                        .max()
-                        .unwrap_or(0),
-                    seconds,
-                };
+                let r = TableReport::of_values(TableId::Moving(part), &v, seconds);
                 report(&r);
                 sol.reports.push(r);
                 sol.moving.insert(part, v);

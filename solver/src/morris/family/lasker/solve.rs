@@ -11,7 +11,7 @@ use super::moves::{apply, for_each_move, for_each_unmove};
 use super::sector::{pairs, LaskerSector};
 use crate::morris::board::Board;
 use crate::morris::family::index;
-use crate::morris::family::solve::SolveError;
+use crate::morris::family::solve::{SolveError, TableReport};
 use crate::morris::geometry::Bits;
 use crate::morris::position::Position;
 use crate::morris::variant::RuleSet;
@@ -149,19 +149,7 @@ impl<B: Board> RetroGame for LaskerPair<'_, B> {
 }
 
 /// What the solve reports about each sector.
-#[derive(Debug, Clone)]
-pub struct SectorReport {
-    /// The sector.
-    pub sector: LaskerSector,
-    /// Slots (positions).
-    pub slots: u64,
-    /// Wins, draws and losses for the side to move.
-    pub wdl: [u64; 3],
-    /// Longest distance to conversion of a win.
-    pub longest_win: u16,
-    /// Wall seconds of the pair the sector was solved in.
-    pub seconds: f64,
-}
+pub type SectorReport = TableReport<LaskerSector>;
 
 /// The `stones`-stone Lasker game solved in memory.
 pub struct LaskerSolution<B: Board> {
@@ -172,19 +160,6 @@ pub struct LaskerSolution<B: Board> {
     /// One report per sector, in the order solved.
     pub reports: Vec<SectorReport>,
     board: PhantomData<B>,
-}
-
-/// Count wins, draws and losses.
-pub fn wdl(values: &[Value]) -> [u64; 3] {
-    let mut out = [0; 3];
-    for v in values {
-        out[match v.outcome() {
-            Outcome::Win => 0,
-            Outcome::Draw => 1,
-            Outcome::Loss => 2,
-        }] += 1;
-    }
-    out
 }
 
 impl<B: Board> LaskerSolution<B> {
@@ -217,18 +192,7 @@ impl<B: Board> LaskerSolution<B> {
             let (values, _) = solve(&game, observer)?;
             let seconds = started.elapsed().as_secs_f64();
             for (part, v) in parts.into_iter().zip(values) {
-                let r = SectorReport {
-                    sector: part,
-                    slots: v.len() as u64,
-                    wdl: wdl(&v),
-                    longest_win: v
-                        .iter()
-                        .filter(|x| x.outcome() == Outcome::Win)
-                        .filter_map(|x| x.distance())
-                        .max()
-                        .unwrap_or(0),
-                    seconds,
-                };
+                let r = SectorReport::of_values(part, &v, seconds);
                 report(&r);
                 sol.reports.push(r);
                 sol.tables.insert(part, v);
