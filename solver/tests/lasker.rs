@@ -14,6 +14,7 @@
 
 mod common;
 
+use common::cli::{run_cli, run_cli_with_input};
 use common::oracle::{self, Board as Board24};
 use solver::morris::board::{Board, Nine};
 use solver::morris::family::files::FilesError;
@@ -494,16 +495,13 @@ fn files_refuse_another_rule_set() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Run the `solver` binary; stdout and success.
-fn run_cli(args: &[&str]) -> (String, bool) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_solver"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        out.status.success(),
-    )
+/// A value as the CLI writes it ("win in 5", "draw").
+fn six_value_text(v: Value) -> String {
+    match (v.outcome(), v.distance()) {
+        (Outcome::Draw, _) => "draw".to_string(),
+        (o, Some(d)) => format!("{} in {d}", o.as_str()),
+        (o, None) => o.as_str().to_string(),
+    }
 }
 
 #[test]
@@ -548,5 +546,19 @@ fn cli_perft_start_and_probe() {
     assert_eq!(v["positions"].as_u64().unwrap(), all);
     // Tables of another stone count are not there.
     assert!(!run_cli(&["lasker", "start", "--stones", "4", "--dir", d]).1);
+    // Play as Black: the program, White, opens with a move that keeps the
+    // start's value (the fastest win); `quit` ends the game.
+    let (out, ok) = run_cli_with_input(
+        &[
+            "lasker", "play", "--stones", "3", "--human", "black", "--dir", d,
+        ],
+        "quit\n",
+    );
+    assert!(ok, "{out}");
+    let opening = out.lines().find(|l| l.starts_with("White plays")).unwrap();
+    assert!(
+        opening.ends_with(&format!("({})", six_value_text(expected))),
+        "{opening}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

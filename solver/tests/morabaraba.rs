@@ -11,6 +11,7 @@
 
 mod common;
 
+use common::cli::{run_cli, run_cli_with_input};
 use common::oracle::{self, Rules, State};
 use solver::morris::board::{Board, Morabaraba, Six};
 use solver::morris::family::files;
@@ -389,18 +390,6 @@ fn full_board_subspace_is_a_draw() {
     }
 }
 
-/// Run the `solver` binary; stdout and success.
-fn run_cli(args: &[&str]) -> (String, bool) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_solver"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        out.status.success(),
-    )
-}
-
 #[test]
 fn cli_generate_stats_verify_probe() {
     let dir = temp_dir("cli");
@@ -464,6 +453,27 @@ fn cli_generate_stats_verify_probe() {
     // The 4-stone game needs the 4-stone tables: a clear failure.
     let (_, ok) = run_cli(&["morabaraba", "start", "--stones", "4", "--dir", d]);
     assert!(!ok);
+    // Play as Black: the program, White, opens with a move of the start's
+    // value; `quit` ends the game.
+    let (out, ok) = run_cli_with_input(
+        &[
+            "morabaraba",
+            "play",
+            "--stones",
+            "3",
+            "--human",
+            "black",
+            "--dir",
+            d,
+        ],
+        "quit\n",
+    );
+    assert!(ok, "{out}");
+    let opening = out.lines().find(|l| l.starts_with("White plays")).unwrap();
+    assert!(
+        opening.ends_with(&format!("({})", expected.as_str())),
+        "{opening}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

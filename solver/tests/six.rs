@@ -7,6 +7,7 @@
 
 mod common;
 
+use common::cli::{run_cli, run_cli_with_input};
 use common::oracle::{self, Rules, State};
 use solver::morris::board::{Board, Six};
 use solver::morris::family::files;
@@ -212,18 +213,6 @@ fn files_refuse_another_rule_set() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Run the `solver` binary; stdout and success.
-fn run_cli(args: &[&str]) -> (String, bool) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_solver"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        out.status.success(),
-    )
-}
-
 #[test]
 fn cli_perft_generate_and_start() {
     // perft --json from the start against the oracle.
@@ -259,6 +248,18 @@ fn cli_perft_generate_and_start() {
             Some((false, _)) => "loss",
         };
         assert_eq!(v["outcome"], expected, "flying {flying}");
+        // Play as Black: the program opens with a move of the start's
+        // outcome (placements carry no distance); `quit` ends the game.
+        let mut play = vec![
+            "six", "play", "--stones", "3", "--human", "black", "--dir", d,
+        ];
+        if !flying {
+            play.push("--no-flying");
+        }
+        let (out, ok) = run_cli_with_input(&play, "quit\n");
+        assert!(ok, "{out}");
+        let opening = out.lines().find(|l| l.starts_with("White plays")).unwrap();
+        assert!(opening.ends_with(&format!("({expected})")), "{opening}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

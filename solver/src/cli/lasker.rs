@@ -6,7 +6,8 @@
 //! verification work on Lasker's sector tables.
 
 use super::six::{
-    self, perft, print_position_value, show, value_text, Common, PerftArgs, ShowArgs, Values,
+    self, perft, play_with, print_position_value, show, value_text, Common, GameArgs, PerftArgs,
+    ShowArgs, Values,
 };
 use super::{print_json, CliResult};
 use crate::morris::board::{Board, Nine};
@@ -79,6 +80,14 @@ pub enum Command {
     },
     /// The value of the start position and of every opening move.
     Start(TableArgs),
+    /// Play against the perfect player in the terminal (moves as `d7`,
+    /// `d7-d6`, `d7xg4`; needs the game's tables: `generate`).
+    Play {
+        #[command(flatten)]
+        game: GameArgs,
+        #[command(flatten)]
+        tables: TableArgs,
+    },
 }
 
 /// Run a `solver lasker` subcommand.
@@ -95,6 +104,10 @@ pub fn run(args: Args) -> CliResult {
         Command::Verify(t) => verify(&t),
         Command::Probe { position, tables } => probe(&position, &tables),
         Command::Start(t) => probe(&[], &t),
+        Command::Play { game, tables } => {
+            let (rules, sol) = load(&tables)?;
+            play_with::<Nine>(&game, rules, &sol)
+        }
     }
 }
 

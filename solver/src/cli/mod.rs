@@ -6,7 +6,7 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
-pub mod family_start;
+pub mod family_search;
 pub mod lasker;
 pub mod morabaraba;
 pub mod nine;

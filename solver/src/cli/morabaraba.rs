@@ -4,9 +4,9 @@
 //! tables over the symmetry-reduced index (`generate`, `stats`, `verify`,
 //! `probe`; [`crate::morris::family::moving_tables`]).
 
-use super::family_start::{self, StartArgs};
+use super::family_search::{self, StartArgs};
 use super::progress::Progress;
-use super::six::{perft, rules, show, PerftArgs, ShowArgs};
+use super::six::{perft, rules, show, GameArgs, PerftArgs, ShowArgs};
 use super::{print_json, CliResult};
 use crate::morris::board::Morabaraba;
 use crate::morris::family::game::{
@@ -125,6 +125,20 @@ pub enum Command {
         #[command(flatten)]
         start: StartArgs,
     },
+    /// Play the N-stone game against the perfect player in the terminal
+    /// (moves as `d7`, `d7-d6`, `d7xg4`): it reads the moving-phase tables
+    /// and searches placements (for 12 stones, the first placements take
+    /// long searches).
+    Play {
+        #[command(flatten)]
+        files: RuleArgs,
+        /// The game with N stones a side (needs the tables of 3..=N).
+        #[arg(long, value_name = "N", default_value_t = 12,
+              value_parser = clap::value_parser!(u8).range(3..=12))]
+        stones: u8,
+        #[command(flatten)]
+        game: GameArgs,
+    },
 }
 
 /// Run a `solver morabaraba` subcommand.
@@ -141,7 +155,7 @@ pub fn run(args: Args) -> CliResult {
         Command::Verify { tables, sample } => verify(&tables, sample),
         Command::Probe { position, tables } => probe(&position, &tables),
         Command::Start { files, start } => pool(start.threads)?.install(|| {
-            family_start::start::<Morabaraba, Symmetric>(
+            family_search::start::<Morabaraba, Symmetric>(
                 "Morabaraba",
                 &files.dir,
                 files.rules(),
@@ -149,6 +163,11 @@ pub fn run(args: Args) -> CliResult {
                 files.json,
             )
         }),
+        Command::Play {
+            files,
+            stones,
+            game,
+        } => family_search::play::<Morabaraba, Symmetric>(&files.dir, files.rules(), stones, &game),
     }
 }
 

@@ -74,9 +74,9 @@ pub struct TableArgs {
     pub common: Common,
 }
 
-/// Arguments of `solver six play`.
-#[derive(clap::Args, Debug)]
-pub struct PlayArgs {
+/// The game options of a `play` verb.
+#[derive(clap::Args, Debug, Clone)]
+pub struct GameArgs {
     /// The colour you play (white or black).
     #[arg(long, default_value = "white")]
     pub human: String,
@@ -85,6 +85,13 @@ pub struct PlayArgs {
     /// Stop after this many plies (a drawn game never ends by itself).
     #[arg(long, default_value_t = 300)]
     pub max_plies: u32,
+}
+
+/// Arguments of `solver six play`.
+#[derive(clap::Args, Debug)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
     #[command(flatten)]
     pub tables: TableArgs,
 }
@@ -550,8 +557,19 @@ fn preference(v: Value) -> (u8, i32) {
 }
 
 fn play<B: Board>(args: &PlayArgs) -> CliResult {
-    use std::io::BufRead;
     let (rules, sol) = load::<B>(&args.tables)?;
+    play_with::<B>(&args.game, rules, &sol)
+}
+
+/// A game in the terminal against the perfect player of `sol`: the human
+/// types moves, the program answers with a best move (fastest win, then a
+/// draw, then the slowest loss) and its value.
+pub(crate) fn play_with<B: Board>(
+    args: &GameArgs,
+    rules: RuleSet,
+    sol: &impl Values<B>,
+) -> CliResult {
+    use std::io::BufRead;
     let mut pos = position::<B>(&args.position, rules)?;
     let human = match args.human.as_str() {
         "white" => Color::White,
@@ -587,15 +605,20 @@ fn play<B: Board>(args: &PlayArgs) -> CliResult {
                 }
             }
         } else {
-            let (m, v) = move_values(&sol, rules, &pos)
+            let (m, v) = move_values(sol, rules, &pos)
                 .into_iter()
                 .max_by_key(|&(_, v)| preference(v))
                 .ok_or("no move has a value in the tables")?;
+            // Placement tables and searches know outcomes, not distances.
+            let value = if sol.has_distance(&game::apply(&pos, m)) {
+                value_text(v)
+            } else {
+                v.outcome().as_str().to_string()
+            };
             println!(
-                "{} plays {} ({})",
+                "{} plays {} ({value})",
                 side(pos.to_move),
                 move_text::<B>(m),
-                value_text(v)
             );
             m
         };

@@ -1,20 +1,30 @@
-//! `solver morabaraba start`: the value of the start position of a game of
-//! the family (or of any placement position) by the placement search over
-//! the moving-phase tables held as two-bit outcomes
+//! The verbs of a family board whose placement phase is searched, not
+//! stored (Morabaraba): `start`, the value of the start position of a game
+//! (or of any placement position) by the placement search over the
+//! moving-phase tables held as two-bit outcomes
 //! ([`crate::morris::family::outcomes`]), with the same search and move
-//! orderings as `solver nine start`.
+//! orderings as `solver nine start`; and `play`, whose perfect player
+//! reads the moving-phase tables (values with distances) and searches
+//! placements.
 
-use super::six::side;
+use super::six::{play_with, side, GameArgs, Values};
 use super::{print_json, CliResult};
 use crate::morris::board::Board;
+use crate::morris::family::files;
 use crate::morris::family::game::{self, format_position, move_text, parse_position};
 use crate::morris::family::index::Indexing;
 use crate::morris::family::outcomes::MovingOutcomes;
+use crate::morris::index::Subspace;
 use crate::morris::placement::{MoveOrder, PlacementSearch};
+use crate::morris::position::Position;
 use crate::morris::variant::RuleSet;
 use serde_json::json;
-use std::path::Path;
+use std::collections::hash_map::{Entry, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::Instant;
+use tablebase::reader::Table;
+use tablebase::{Outcome, Value};
 
 /// Options of a `start` verb.
 #[derive(clap::Args, Debug, Clone)]
@@ -160,4 +170,69 @@ pub fn start<B: Board, I: Indexing>(
         }
     );
     Ok(())
+}
+
+/// The values a perfect player of a family board needs: moving-phase
+/// values with distances from the table files (opened on first use, blocks
+/// cached by the reader), placement values by the search over two-bit
+/// outcomes (win/draw/loss, no distance).
+struct SearchValues<'t, B: Board, I: Indexing> {
+    dir: PathBuf,
+    rules: RuleSet,
+    files: Mutex<HashMap<Subspace, Table>>,
+    search: Mutex<PlacementSearch<'t, MovingOutcomes<B, I>>>,
+}
+
+impl<B: Board, I: Indexing> Values<B> for SearchValues<'_, B, I> {
+    fn value(&self, pos: &Position) -> Option<Value> {
+        if pos.placing() {
+            let mut search = self.search.lock().unwrap_or_else(|e| e.into_inner());
+            return Some(match search.value(pos).ok()? {
+                Outcome::Win => Value::win(0),
+                Outcome::Draw => Value::DRAW,
+                Outcome::Loss => Value::loss(0),
+            });
+        }
+        let (us, them) = (pos.us(), pos.them());
+        let sub = Subspace::of(us, them);
+        let mut open = self.files.lock().unwrap_or_else(|e| e.into_inner());
+        let table = match open.entry(sub) {
+            Entry::Occupied(e) => e.into_mut(),
+            Entry::Vacant(e) => {
+                e.insert(files::open_moving::<B, I>(&self.dir, self.rules, sub).ok()?)
+            }
+        };
+        table.get(I::slot::<B>(us, them)).ok()
+    }
+
+    /// Placement values are outcomes only.
+    fn has_distance(&self, pos: &Position) -> bool {
+        !pos.placing()
+    }
+}
+
+/// Play the `stones`-stone game in the terminal against the perfect
+/// player over the tables of `dir` (written under `rules`).
+pub fn play<B: Board, I: Indexing>(
+    dir: &Path,
+    rules: RuleSet,
+    stones: u8,
+    game: &GameArgs,
+) -> CliResult {
+    if !dir.is_dir() {
+        return Err(format!("{}: no such tablebase directory", dir.display()));
+    }
+    eprintln!("loading the moving-phase outcomes (3..{stones} stones a side)...");
+    let tb = MovingOutcomes::<B, I>::load(dir, rules, stones, |_| {})
+        .map_err(|e| format!("{e} (generate the tables with --max-stones {stones})"))?;
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let search = PlacementSearch::with_table_mib(&tb, if stones <= 6 { 64 } else { 1024 })
+        .with_threads(threads)?;
+    let values = SearchValues {
+        dir: dir.to_owned(),
+        rules,
+        files: Mutex::new(HashMap::new()),
+        search: Mutex::new(search),
+    };
+    play_with::<B>(game, tb.rules(), &values)
 }
