@@ -281,8 +281,16 @@ fn bench_placement_tables(c: &mut Criterion) {
     };
     for (name, t, ps) in [
         ("random placement probe, warm block cache", &tb, &ps),
-        ("random placement probe, cold (block decompressed)", &tb, &cold),
-        ("random placement probe, two-bit tables in memory", &wdl, &ps),
+        (
+            "random placement probe, cold (block decompressed)",
+            &tb,
+            &cold,
+        ),
+        (
+            "random placement probe, two-bit tables in memory",
+            &wdl,
+            &ps,
+        ),
     ] {
         if ps.is_empty() {
             continue;

@@ -223,8 +223,7 @@ pub fn play<B: Board, I: Indexing>(
         return Err(format!("{}: no such tablebase directory", dir.display()));
     }
     eprintln!("loading the moving-phase outcomes (3..{stones} stones a side)...");
-    let tb = MovingOutcomes::<B, I>::load(dir, rules, stones, |_| {})
-        .map_err(|e| format!("{e} (generate the tables with --max-stones {stones})"))?;
+    let tb = MovingOutcomes::<B, I>::load(dir, rules, stones, |_| {}).map_err(|e| e.to_string())?;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let search = PlacementSearch::with_table_mib(&tb, if stones <= 6 { 64 } else { 1024 })
         .with_threads(threads)?;
