@@ -273,6 +273,34 @@ fn verify_passes_and_catches_a_damaged_file() {
         assert_eq!(s["checked"], index::positions(sub), "{sub}");
         assert_eq!(s["mismatches"], 0);
     }
+    // Only the listed subspaces; a subspace not there or not W-B: errors.
+    let r = run(&[
+        "nine",
+        "verify",
+        "--dir",
+        dir.arg(),
+        "--quiet",
+        "--json",
+        "--subspace",
+        "3-4",
+        "--subspace",
+        "4-3",
+    ]);
+    assert!(r.ok, "{}", r.stderr);
+    let subs = json(&r.stdout)["subspaces"].as_array().unwrap().clone();
+    let listed: Vec<(u64, u64)> = subs
+        .iter()
+        .map(|s| (s["white"].as_u64().unwrap(), s["black"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(listed, [(3, 4), (4, 3)]);
+    let r = run(&["nine", "verify", "--dir", dir.arg(), "--subspace", "5-5"]);
+    assert_error(&r, &["subspace 5-5 is not in"]);
+    let r = run(&["nine", "verify", "--dir", dir.arg(), "--subspace", "3-10"]);
+    assert!(
+        !r.ok && r.stderr.contains("is not a subspace"),
+        "{}",
+        r.stderr
+    );
     // One flipped byte in the data area of a file: an error, not a pass.
     let f = dir.path().join("nine-flying-3-3.tb");
     let mut bytes = std::fs::read(&f).unwrap();

@@ -88,9 +88,29 @@ pub struct VerifyArgs {
     /// band of subspaces: e.g. the largest with --min-stones 17).
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(6..=18))]
     pub min_stones: u8,
+    /// Only these moving-phase subspaces (side to move's stones first, as
+    /// `8-9`; repeat the option for more), and no placement sector: to
+    /// finish a cut-off verify or split one between machines.
+    #[arg(long = "subspace", value_name = "W-B", value_parser = parse_subspace)]
+    pub subspaces: Vec<Subspace>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+/// A subspace as `W-B` (3..=9 stones a side).
+fn parse_subspace(text: &str) -> Result<Subspace, String> {
+    let bad = || format!("`{text}` is not a subspace (W-B, 3 to 9 stones a side: e.g. 8-9)");
+    let (w, b) = text.split_once('-').ok_or_else(bad)?;
+    let (w, b): (u8, u8) = (
+        w.trim().parse().map_err(|_| bad())?,
+        b.trim().parse().map_err(|_| bad())?,
+    );
+    if (3..=9).contains(&w) && (3..=9).contains(&b) {
+        Ok(Subspace::new(w, b))
+    } else {
+        Err(bad())
+    }
 }
 
 /// Run `f` on a rayon pool of `threads` threads (default: all cores).
@@ -250,14 +270,18 @@ pub fn verify(args: VerifyArgs) -> CliResult {
         ));
     }
     let band = args.min_stones..=args.job.max_stones;
+    let listed = |s: &Subspace| args.subspaces.is_empty() || args.subspaces.contains(s);
     let chosen: Vec<_> = tables
         .iter()
-        .filter(|(s, _)| band.contains(&(s.us + s.them)))
+        .filter(|(s, _)| band.contains(&(s.us + s.them)) && listed(s))
         .collect();
+    if let Some(missing) = args.subspaces.iter().find(|s| !tables.contains_key(s)) {
+        return Err(format!("subspace {missing} is not in {}", dir.display()));
+    }
     // Sectors by their stones in all, on the board and in hand.
     let chosen_sectors: Vec<Sector> = sectors
         .keys()
-        .filter(|s| band.contains(&(s.us + s.them + s.hands())))
+        .filter(|s| band.contains(&(s.us + s.them + s.hands())) && args.subspaces.is_empty())
         .copied()
         .collect();
     let per = |size: u64| args.sample.map_or(size, |n| n.min(size));
