@@ -7,6 +7,7 @@
 //! reads the moving-phase tables (values with distances) and searches
 //! placements.
 
+use super::nine_probe::search_progress;
 use super::six::{play_with, side, GameArgs, Values};
 use super::{print_json, CliResult};
 use crate::morris::board::Board;
@@ -114,17 +115,7 @@ pub fn start<B: Board, I: Indexing>(
     let mut search = PlacementSearch::with_table_mib(&tb, hash_mib)
         .with_order(order)
         .with_threads(threads)?
-        .with_progress(1 << 24, move |s| {
-            if !quiet {
-                eprintln!(
-                    "{:>8.1} s: {} nodes, {} probes, {} transpositions",
-                    started.elapsed().as_secs_f64(),
-                    s.nodes,
-                    s.probes,
-                    s.tt_entries
-                );
-            }
-        });
+        .with_progress(1 << 24, search_progress(started, quiet));
     let value = search.value(&pos).map_err(|e| e.to_string())?;
     let moves = if args.moves {
         search.move_values(&pos).map_err(|e| e.to_string())?

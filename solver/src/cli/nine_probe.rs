@@ -6,7 +6,7 @@ use super::{parse_position, print_json, CliResult};
 use crate::morris::analysis::{table_mib, Analyst, SearchOptions, Source};
 use crate::morris::movegen::{apply, game_over};
 use crate::morris::notation::{draw_nine, parse_move};
-use crate::morris::placement::{MoveOrder, PlacementSearch};
+use crate::morris::placement::{MoveOrder, PlacementSearch, SearchStats};
 use crate::morris::position::{Color, Position};
 use crate::morris::probe::Tablebases;
 use serde_json::json;
@@ -269,6 +269,22 @@ pub fn play(args: PlayArgs) -> CliResult {
     }
 }
 
+/// The progress line of a long placement search (on standard error,
+/// unless `quiet`), for `with_progress`.
+pub(crate) fn search_progress(started: Instant, quiet: bool) -> impl FnMut(SearchStats) + Send {
+    move |s| {
+        if !quiet {
+            eprintln!(
+                "{:>8.1} s: {} nodes, {} probes, {} transpositions",
+                started.elapsed().as_secs_f64(),
+                s.nodes,
+                s.probes,
+                s.tt_entries
+            );
+        }
+    }
+}
+
 /// `solver nine start`: the value of the empty board.
 pub fn start(args: StartArgs) -> CliResult {
     let tb = open(&args.tables)?;
@@ -323,17 +339,7 @@ pub fn start(args: StartArgs) -> CliResult {
     let mut search = PlacementSearch::with_table_mib(&tb, table_mib(&pos, args.hash_mib))
         .with_order(order)
         .with_threads(threads)?
-        .with_progress(1 << 24, move |s| {
-            if !quiet {
-                eprintln!(
-                    "{:>8.1} s: {} nodes, {} probes, {} transpositions",
-                    started.elapsed().as_secs_f64(),
-                    s.nodes,
-                    s.probes,
-                    s.tt_entries
-                );
-            }
-        });
+        .with_progress(1 << 24, search_progress(started, quiet));
     let value = search.value(&pos).map_err(|e| e.to_string())?;
     let s = search.stats();
     let seconds = started.elapsed().as_secs_f64();

@@ -171,26 +171,38 @@ fn open_sized<B: Board>(
     slots: u64,
 ) -> Result<Table, FilesError> {
     let path = file_name::<B>(dir, rules, id)?;
+    let kind = match id {
+        TableId::Moving(_) => EntryKind::Value,
+        TableId::Placement(_) => EntryKind::Outcome,
+    };
+    open_checked(path, B::NAME, &label::<B>(rules, id)?, slots, kind)
+}
+
+/// Open the table file at `path` (of the game `game`, for the error) and
+/// check that it has the label `expected`, `slots` slots and entries of
+/// `kind`.
+pub(crate) fn open_checked(
+    path: PathBuf,
+    game: &'static str,
+    expected: &str,
+    slots: u64,
+    kind: EntryKind,
+) -> Result<Table, FilesError> {
     if !path.exists() {
-        return Err(FilesError::Missing(path, B::NAME));
+        return Err(FilesError::Missing(path, game));
     }
     let table = Table::open(&path)?;
-    let expected = label::<B>(rules, id)?;
     let h = table.header();
     if h.label != expected || h.slots != slots {
         return Err(FilesError::Mismatch {
             path,
-            expected,
+            expected: expected.to_owned(),
             found: h.label.clone(),
             slots,
             found_slots: h.slots,
         });
     }
-    let kind_ok = match id {
-        TableId::Moving(_) => h.kind == EntryKind::Value,
-        TableId::Placement(_) => h.kind == EntryKind::Outcome,
-    };
-    if !kind_ok {
+    if h.kind != kind {
         return Err(FilesError::WrongEntries(path));
     }
     Ok(table)

@@ -210,6 +210,18 @@ impl<K> TableReport<K> {
     }
 }
 
+/// Refuse a game whose stones a side (at least 3) do not fit board `B`
+/// twice over.
+pub(crate) fn check_stones<B: Board>(rules: RuleSet) -> Result<(), SolveError> {
+    if rules.stones < 3 || 2 * rules.stones as usize > B::POINTS {
+        return Err(SolveError::Stones {
+            stones: rules.stones,
+            points: B::POINTS,
+        });
+    }
+    Ok(())
+}
+
 /// Count wins, draws and losses.
 fn wdl(outcomes: impl Iterator<Item = Outcome>) -> [u64; 3] {
     let mut out = [0; 3];
@@ -232,12 +244,7 @@ impl<B: Board> Solution<B> {
         observer: &dyn Observer,
         mut report: impl FnMut(&TableReport),
     ) -> Result<Solution<B>, SolveError> {
-        if rules.stones < 3 || 2 * rules.stones as usize > B::POINTS {
-            return Err(SolveError::Stones {
-                stones: rules.stones,
-                points: B::POINTS,
-            });
-        }
+        check_stones::<B>(rules)?;
         let mut sol = Solution {
             rules,
             moving: BTreeMap::new(),

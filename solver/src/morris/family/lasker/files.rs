@@ -9,7 +9,7 @@
 use super::sector::{sectors, LaskerSector};
 use super::solve::{LaskerSolution, Tables};
 use crate::morris::board::Board;
-use crate::morris::family::files::FilesError;
+use crate::morris::family::files::{open_checked, FilesError};
 use crate::morris::variant::{RuleSet, Variant};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -64,26 +64,13 @@ pub fn write<B: Board>(dir: &Path, sol: &LaskerSolution<B>) -> Result<u64, Files
 /// Open the file of a sector and check its label, size and entry kind.
 pub fn open<B: Board>(dir: &Path, rules: RuleSet, s: LaskerSector) -> Result<Table, FilesError> {
     let path = file_name(dir, rules, s);
-    if !path.exists() {
-        return Err(FilesError::Missing(path, "lasker"));
-    }
-    let table = Table::open(&path)?;
-    let expected = label(rules, s);
-    let slots = s.size::<B>();
-    let h = table.header();
-    if h.label != expected || h.slots != slots {
-        return Err(FilesError::Mismatch {
-            path,
-            expected,
-            found: h.label.clone(),
-            slots,
-            found_slots: h.slots,
-        });
-    }
-    if h.kind != EntryKind::Value {
-        return Err(FilesError::WrongEntries(path));
-    }
-    Ok(table)
+    open_checked(
+        path,
+        "lasker",
+        &label(rules, s),
+        s.size::<B>(),
+        EntryKind::Value,
+    )
 }
 
 /// Load every sector of the game under `rules` from `dir` (every file

@@ -11,7 +11,7 @@ use super::moves::{apply, for_each_move, for_each_unmove};
 use super::sector::{pairs, LaskerSector};
 use crate::morris::board::Board;
 use crate::morris::family::index;
-use crate::morris::family::solve::{SolveError, TableReport};
+use crate::morris::family::solve::{check_stones, SolveError, TableReport};
 use crate::morris::geometry::Bits;
 use crate::morris::position::Position;
 use crate::morris::variant::RuleSet;
@@ -173,12 +173,7 @@ impl<B: Board> LaskerSolution<B> {
         if !rules.interleave {
             return Err(SolveError::NotLasker);
         }
-        if rules.stones < 3 || 2 * rules.stones as usize > B::POINTS {
-            return Err(SolveError::Stones {
-                stones: rules.stones,
-                points: B::POINTS,
-            });
-        }
+        check_stones::<B>(rules)?;
         let mut sol = LaskerSolution {
             rules,
             tables: BTreeMap::new(),
