@@ -55,6 +55,27 @@ pub trait RetroGame: Sync {
     /// returns the best exit.
     fn expand(&self, part: usize, idx: u64, succ: &mut impl FnMut(u64)) -> Option<Exit>;
 
+    /// [`RetroGame::expand`] every slot of `range` in order: for each slot
+    /// that holds a position, `visit(idx, exit, successors)` with the
+    /// successors `expand` would report (duplicates allowed; `visit` may
+    /// reorder the list). The default expands slot by slot; a game that
+    /// steps from one slot's position to the next more cheaply than it
+    /// decodes a slot overrides it.
+    fn expand_each(
+        &self,
+        part: usize,
+        range: std::ops::Range<u64>,
+        visit: &mut impl FnMut(u64, Exit, &mut Vec<u64>),
+    ) {
+        let mut buf = Vec::new();
+        for idx in range {
+            buf.clear();
+            if let Some(exit) = self.expand(part, idx, &mut |j| buf.push(j)) {
+                visit(idx, exit, &mut buf);
+            }
+        }
+    }
+
     /// Call `pred(j)` for every position `j` of the other part that has a
     /// move inside the pair to slot `idx` of `part` (duplicates allowed).
     fn predecessors(&self, part: usize, idx: u64, pred: &mut impl FnMut(u64));
@@ -143,22 +164,23 @@ pub fn solve<G: RetroGame>(
     observer.start("count successors", total);
     for part in 0..parts {
         let states = &states[part];
-        chunks(game.size(part)).try_for_each_init(Vec::new, |buf, range| {
-            for idx in range.clone() {
-                buf.clear();
-                let Some(exit) = game.expand(part, idx, &mut |j| buf.push(j)) else {
-                    continue;
-                };
+        chunks(game.size(part)).try_for_each(|range| {
+            let mut error = None;
+            game.expand_each(part, range.clone(), &mut |idx, exit, buf| {
+                if error.is_some() {
+                    return;
+                }
                 buf.sort_unstable();
                 buf.dedup();
                 let n = buf.len();
                 if n > COUNT_MASK as usize {
-                    return Err(RetroError::TooManySuccessors {
+                    error = Some(RetroError::TooManySuccessors {
                         part,
                         idx,
                         count: n,
                         max: COUNT_MASK as usize,
                     });
+                    return;
                 }
                 let value = match (exit, n) {
                     (Exit::Win, _) => Value::win(1),
@@ -167,16 +189,16 @@ pub fn solve<G: RetroGame>(
                     _ => {
                         let flag = if exit == Exit::Draw { DRAW_EXIT } else { 0 };
                         states[idx as usize].store(n as u16 | flag, Relaxed);
-                        continue;
+                        return;
                     }
                 };
                 states[idx as usize].store(RESOLVED | value.0, Relaxed);
                 let d = value.distance().unwrap_or(0);
                 max_level.fetch_max(d, Relaxed);
                 mark(part, idx, d);
-            }
+            });
             observer.advance(range.end - range.start);
-            Ok(())
+            error.map_or(Ok(()), Err)
         })?;
     }
     observer.finish();

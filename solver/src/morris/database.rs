@@ -21,6 +21,7 @@ use std::sync::Arc;
 use std::time::Instant;
 use tablebase::format::{summarize, write_table, EntryKind, FormatError};
 use tablebase::reader::Table;
+use tablebase::resident::Wdl;
 use tablebase::retro::{solve, Observer, RetroError};
 use tablebase::Value;
 
@@ -298,13 +299,14 @@ pub fn generate_pairs(
             observer.skipped(pair);
             continue;
         }
-        // Load what the removals of this pair lead into.
-        let mut exit_values: BTreeMap<Subspace, Vec<Value>> = BTreeMap::new();
+        // Load what the removals of this pair lead into: only their
+        // outcomes matter here, two bits a slot.
+        let mut exit_values: BTreeMap<Subspace, Wdl> = BTreeMap::new();
         for s in parts.iter().filter_map(|s| exit_subspace(*s)) {
             let table = done
                 .get(&s)
                 .ok_or_else(|| DatabaseError::Missing(file_name(dir, rules, s)))?;
-            exit_values.insert(s, table.values()?);
+            exit_values.insert(s, Wdl::load(table)?);
         }
         let positions: Vec<u64> = parts.iter().map(|s| index::positions(*s)).collect();
         observer.solving(pair, positions.iter().sum());

@@ -8,34 +8,54 @@
 
 use super::geometry::Bits;
 use super::index::{self, Subspace};
-use super::moving::for_each_move;
+use super::moving::{for_each_move, NO_REMOVAL};
+use super::nine;
 use super::position::Rules;
+use tablebase::resident::Wdl;
 use tablebase::{Exit, Outcome, RetroGame, Value};
 
-/// Looks up solved values of a subspace by slot.
-pub trait Values: Sync {
-    /// The stored value of `slot`.
-    fn value(&self, slot: u64) -> Value;
+/// Looks up the outcomes of a solved subspace by slot: all a pair needs of
+/// the subspaces its removals lead into.
+pub trait Outcomes: Sync {
+    /// The stored outcome of `slot` for its side to move.
+    fn outcome(&self, slot: u64) -> Outcome;
+
+    /// A hint that `slot` will be looked up soon.
+    fn prefetch(&self, _slot: u64) {}
 }
 
-impl Values for Vec<Value> {
-    fn value(&self, slot: u64) -> Value {
-        self[slot as usize]
+impl Outcomes for Vec<Value> {
+    fn outcome(&self, slot: u64) -> Outcome {
+        self[slot as usize].outcome()
+    }
+}
+
+/// Two bits a slot: an exit table of the largest pair (8-8 for 8-9) takes
+/// 256 MB instead of 2 GB, and more of it stays in the cache.
+impl Outcomes for Wdl {
+    #[inline]
+    fn outcome(&self, slot: u64) -> Outcome {
+        self.get(slot).unwrap_or(Outcome::Draw)
+    }
+
+    #[inline]
+    fn prefetch(&self, slot: u64) {
+        Wdl::prefetch(self, slot)
     }
 }
 
 /// One pair of subspaces, with the solved tables its removals lead into.
-pub struct Pair<'a, V: Values> {
+pub struct Pair<'a, V: Outcomes> {
     /// The rules.
     pub rules: Rules,
     /// The subspaces: `[(w, b), (b, w)]`, or just `[(w, w)]`.
     pub subspaces: Vec<Subspace>,
-    /// For each part, the solved values of the subspace its removals reach
+    /// For each part, the outcomes of the subspace its removals reach
     /// (`None` when a removal ends the game).
     pub exits: Vec<Option<&'a V>>,
 }
 
-impl<'a, V: Values> Pair<'a, V> {
+impl<'a, V: Outcomes> Pair<'a, V> {
     /// The pair containing `sub`, with the exit tables from `lookup`
     /// (called with each exit subspace that has at least three stones).
     pub fn new(
@@ -58,18 +78,75 @@ impl<'a, V: Values> Pair<'a, V> {
             exits,
         }
     }
+}
 
-    /// The outcome for the mover of a removal leading to `(nu, nt)` from part `part`.
-    #[inline]
-    fn exit_outcome(&self, part: usize, nu: Bits, nt: Bits) -> Exit {
-        match self.exits[part] {
-            None => Exit::Win,
-            Some(table) => match table.value(index::index(nu, nt)).outcome() {
-                Outcome::Loss => Exit::Win,
-                Outcome::Draw => Exit::Draw,
-                Outcome::Win => Exit::Loss,
-            },
+impl<V: Outcomes> Pair<'_, V> {
+    /// The successors inside the pair of `(us, them)`, a position of
+    /// `part` (to `succ`), and its best exit.
+    #[inline(always)]
+    fn expand_position(
+        &self,
+        part: usize,
+        us: Bits,
+        them: Bits,
+        succ: &mut impl FnMut(u64),
+    ) -> Exit {
+        // Without removal the opponent's stones are the next mover's, unchanged.
+        let next = index::Mover::new(them, us.count_ones());
+        // A move that closes a mill is reported once per removable stone;
+        // keep the mover's stones after it once, with the first of them.
+        let taken = nine::removable(them);
+        let first = taken.trailing_zeros() as u8;
+        let mut closing = [0; 64];
+        let mut n = 0;
+        for_each_move(us, them, self.rules.flying, |m| {
+            if m.remove == NO_REMOVAL {
+                succ(next.index(m.apply(us, them).1));
+            } else if m.remove == first {
+                closing[n] = m.apply(us, them).1;
+                n += 1;
+            }
+        });
+        if n == 0 {
+            Exit::None
+        } else {
+            self.best_removal(part, them, taken, &closing[..n])
         }
+    }
+
+    /// The best exit among the removals after the mill-closing moves that
+    /// leave the mover with `closing` stones: every removable stone of
+    /// `taken` after each. The removals leave `them` with one stone less,
+    /// the same few patterns for every move, so their class-table lookups
+    /// are made once each; all the cache misses (class table, then exit
+    /// table) are asked for before the first is waited on.
+    #[inline(always)]
+    fn best_removal(&self, part: usize, them: Bits, taken: Bits, closing: &[Bits]) -> Exit {
+        let Some(table) = self.exits[part] else {
+            // The opponent drops to two stones.
+            return Exit::Win;
+        };
+        let w = closing[0].count_ones();
+        for r in nine::points(taken) {
+            index::prefetch_class(them & !(1 << r));
+        }
+        let mut slots = [0u64; 64];
+        let mut best = Exit::None;
+        for r in nine::points(taken) {
+            let mover = index::Mover::new(them & !(1 << r), w);
+            for (slot, &nt) in slots.iter_mut().zip(closing) {
+                *slot = mover.index(nt);
+                table.prefetch(*slot);
+            }
+            for &slot in &slots[..closing.len()] {
+                best = best.max(match table.outcome(slot) {
+                    Outcome::Loss => return Exit::Win,
+                    Outcome::Draw => Exit::Draw,
+                    Outcome::Win => Exit::Loss,
+                });
+            }
+        }
+        best
     }
 }
 
@@ -78,7 +155,7 @@ pub fn exit_subspace(sub: Subspace) -> Option<Subspace> {
     (sub.them > 3).then(|| Subspace::new(sub.them - 1, sub.us))
 }
 
-impl<V: Values> RetroGame for Pair<'_, V> {
+impl<V: Outcomes> RetroGame for Pair<'_, V> {
     fn parts(&self) -> usize {
         self.subspaces.len()
     }
@@ -89,18 +166,44 @@ impl<V: Values> RetroGame for Pair<'_, V> {
 
     fn expand(&self, part: usize, idx: u64, succ: &mut impl FnMut(u64)) -> Option<Exit> {
         let (us, them) = index::position(self.subspaces[part], idx)?;
-        let mut best = Exit::None;
-        // Without removal the opponent's stones are the next mover's, unchanged.
-        let next = index::Mover::new(them, us.count_ones());
-        for_each_move(us, them, self.rules.flying, |m| {
-            let (nu, nt) = m.apply(us, them);
-            if m.removal().is_none() {
-                succ(next.index(nt));
-            } else if best != Exit::Win {
-                best = best.max(self.exit_outcome(part, nu, nt));
+        Some(self.expand_position(part, us, them, succ))
+    }
+
+    /// Slots in order: the positions come from stepping through the
+    /// opponent's patterns ([`index::for_each_position`]) instead of
+    /// decoding every slot.
+    fn expand_each(
+        &self,
+        part: usize,
+        range: std::ops::Range<u64>,
+        visit: &mut impl FnMut(u64, Exit, &mut Vec<u64>),
+    ) {
+        // Positions go through in batches: the class-table entry of each
+        // one's opponent (the next mover after a move without removal)
+        // misses the cache, so the batch's lookups are asked for first.
+        const BATCH: usize = 16;
+        let mut buf = Vec::new();
+        let mut batch = [(0u64, 0, 0); BATCH];
+        let mut n = 0;
+        let mut flush = |batch: &[(u64, Bits, Bits)]| {
+            for &(_, _, them) in batch {
+                index::prefetch_class(them);
+            }
+            for &(idx, us, them) in batch {
+                buf.clear();
+                let exit = self.expand_position(part, us, them, &mut |j| buf.push(j));
+                visit(idx, exit, &mut buf);
+            }
+        };
+        index::for_each_position(self.subspaces[part], range, |idx, us, them| {
+            batch[n] = (idx, us, them);
+            n += 1;
+            if n == BATCH {
+                flush(&batch);
+                n = 0;
             }
         });
-        Some(best)
+        flush(&batch[..n]);
     }
 
     fn predecessors(&self, part: usize, idx: u64, pred: &mut impl FnMut(u64)) {
