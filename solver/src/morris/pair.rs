@@ -8,7 +8,7 @@
 
 use super::geometry::Bits;
 use super::index::{self, Subspace};
-use super::moving::{for_each_move, NO_REMOVAL};
+use super::moving::{flies, for_each_move};
 use super::nine;
 use super::position::Rules;
 use tablebase::resident::Wdl;
@@ -91,22 +91,27 @@ impl<V: Outcomes> Pair<'_, V> {
         them: Bits,
         succ: &mut impl FnMut(u64),
     ) -> Exit {
-        // Without removal the opponent's stones are the next mover's, unchanged.
-        let next = index::Mover::new(them, us.count_ones());
-        // A move that closes a mill is reported once per removable stone;
-        // keep the mover's stones after it once, with the first of them.
-        let taken = nine::removable(them);
-        let first = taken.trailing_zeros() as u8;
+        // Without removal the opponent's stones are the next mover's,
+        // unchanged, and the successors differ from each other by one
+        // stone's move: `Slides` ranks them from what they share.
+        let slides = index::Mover::new(them, us.count_ones()).slides(us);
+        let empty = !(us | them) & nine::FULL;
+        let fly = flies(us, self.rules.flying);
+        // The mill-closing moves' results (the mover's stones after them).
         let mut closing = [0; 64];
         let mut n = 0;
-        for_each_move(us, them, self.rules.flying, |m| {
-            if m.remove == NO_REMOVAL {
-                succ(next.index(m.apply(us, them).1));
-            } else if m.remove == first {
-                closing[n] = m.apply(us, them).1;
-                n += 1;
+        for from in nine::points(us) {
+            let rest = us & !(1 << from);
+            for to in nine::points(nine::destinations(from, empty, fly)) {
+                if nine::in_mill(rest | 1 << to, to) {
+                    closing[n] = rest | 1 << to;
+                    n += 1;
+                } else {
+                    succ(slides.index(from, to));
+                }
             }
-        });
+        }
+        let taken = nine::removable(them);
         if n == 0 {
             Exit::None
         } else {
