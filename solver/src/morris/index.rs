@@ -142,7 +142,7 @@ pub fn warm_up() {
 
 /// Colex rank of `them` over the points `occupied` leaves free.
 #[inline(always)]
-fn rank_over_free(them: Bits, occupied: Bits) -> u64 {
+pub(crate) fn rank_over_free(them: Bits, occupied: Bits) -> u64 {
     let mut rank = 0;
     let mut rest = them;
     let mut i = 1;
