@@ -277,13 +277,57 @@ impl Mover {
 /// The slots of the positions one stone move away from a pattern: the
 /// successors of a moving-phase position without removal, whose next mover
 /// is the position's opponent and whose opponent is the moved stones. With
-/// the colex rank's terms summed once per pattern, each move's slot takes a
-/// few operations instead of a rank over every stone.
+/// the colex rank's terms summed once per pattern ([`SlideRanks`]), each
+/// move's slot takes a few operations instead of a rank over every stone.
 #[derive(Debug, Clone, Copy)]
 pub struct Slides {
     mover: Mover,
     stones: Bits,
-    /// The mapped stones' compressed numbers (points the seed leaves free,
+    ranks: SlideRanks,
+}
+
+impl Mover {
+    /// Prepare [`Slides::index`] for the patterns one stone move away from
+    /// `stones` (which number as announced to [`Mover::new`]).
+    #[inline(always)]
+    pub fn slides(&self, stones: Bits) -> Slides {
+        Slides {
+            mover: *self,
+            stones,
+            ranks: if self.stab == 1 {
+                SlideRanks::new(transform(self.op, stones), self.seed)
+            } else {
+                SlideRanks::default()
+            },
+        }
+    }
+}
+
+impl Slides {
+    /// The slot of the position whose opponent has the stones with the one
+    /// on `from` moved to the empty point `to`.
+    #[inline(always)]
+    pub fn index(&self, from: usize, to: usize) -> u64 {
+        let m = &self.mover;
+        if m.stab != 1 {
+            return m.index(self.stones ^ (1 << from) ^ (1 << to));
+        }
+        let image = &POINT_IMAGE[m.op];
+        m.base + self.ranks.rank(image[from] as u32, image[to] as u32)
+    }
+}
+
+/// The colex rank's terms of a pattern over the points a seed leaves free,
+/// summed once, so that the rank of each pattern one stone move away
+/// (a stone taken off one point of the pattern and put on a free point)
+/// costs a few operations: the shared half of [`Slides`] and of the
+/// family's symmetric index.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct SlideRanks {
+    seed: Bits,
+    /// Stones of the pattern.
+    k: usize,
+    /// The stones' compressed numbers (points the seed leaves free,
     /// counted), as a bit set.
     compressed: Bits,
     /// `p0[t] = Σ_{i ≤ t} C(c_i, i)`, `pm` with `i − 1`, `pp` with `i + 1`
@@ -293,63 +337,50 @@ pub struct Slides {
     pp: [u64; 25],
 }
 
-impl Mover {
-    /// Prepare [`Slides::index`] for the patterns one stone move away from
-    /// `stones` (which number as announced to [`Mover::new`]).
+impl SlideRanks {
+    /// The terms of `stones` (already mapped like the seed) over the points
+    /// `seed` leaves free.
     #[inline(always)]
-    pub fn slides(&self, stones: Bits) -> Slides {
-        let mut out = Slides {
-            mover: *self,
-            stones,
-            compressed: 0,
-            p0: [0; 25],
-            pm: [0; 25],
-            pp: [0; 25],
+    pub(crate) fn new(stones: Bits, seed: Bits) -> SlideRanks {
+        let mut out = SlideRanks {
+            seed,
+            ..SlideRanks::default()
         };
-        if self.stab != 1 {
-            return out;
-        }
-        let mut rest = transform(self.op, stones);
+        let mut rest = stones;
         let mut i = 0;
         while rest != 0 {
             let point = rest.trailing_zeros();
             rest &= rest - 1;
-            let c = (point - (self.seed & ((1u32 << point) - 1)).count_ones()) as usize;
+            let c = (point - (seed & ((1u32 << point) - 1)).count_ones()) as usize;
             out.compressed |= 1 << c;
             i += 1;
             out.p0[i] = out.p0[i - 1] + BINOMIAL[c][i];
             out.pm[i] = out.pm[i - 1] + BINOMIAL[c][i - 1];
             out.pp[i] = out.pp[i - 1] + BINOMIAL[c][i + 1];
         }
+        out.k = i;
         out
     }
-}
 
-impl Slides {
-    /// The compressed number of point `p` after the mover's map, and how
-    /// many of the stones' compressed numbers lie below it.
+    /// The compressed number of (mapped) point `point`, and how many of the
+    /// stones' compressed numbers lie below it.
     #[inline(always)]
-    fn place(&self, p: usize) -> (usize, usize) {
-        let point = POINT_IMAGE[self.mover.op][p] as u32;
-        let q = point - (self.mover.seed & ((1u32 << point) - 1)).count_ones();
+    fn place(&self, point: u32) -> (usize, usize) {
+        let q = point - (self.seed & ((1u32 << point) - 1)).count_ones();
         let below = (self.compressed & ((1u32 << q) - 1)).count_ones();
         (q as usize, below as usize)
     }
 
-    /// The slot of the position whose opponent has the stones with the one
-    /// on `from` moved to the empty point `to`.
+    /// The colex rank over the free points of the pattern with its stone on
+    /// (mapped) point `from` moved to the free (mapped) point `to`.
     #[inline(always)]
-    pub fn index(&self, from: usize, to: usize) -> u64 {
-        let m = &self.mover;
-        if m.stab != 1 {
-            return m.index(self.stones ^ (1 << from) ^ (1 << to));
-        }
-        let k = self.mover.them as usize;
+    pub(crate) fn rank(&self, from: u32, to: u32) -> u64 {
+        let k = self.k;
         // `from` is the a-th stone (1-based); `to` lands after j of them.
         let (ca, below_a) = self.place(from);
         let a = below_a + 1;
         let (q, j) = self.place(to);
-        let rank = if ca < q {
+        if ca < q {
             // Stones a+1..=j move down one place; `to` takes place j.
             self.p0[a - 1] + (self.pm[j] - self.pm[a]) + BINOMIAL[q][j] + (self.p0[k] - self.p0[j])
         } else {
@@ -358,8 +389,7 @@ impl Slides {
                 + BINOMIAL[q][j + 1]
                 + (self.pp[a - 1] - self.pp[j])
                 + (self.p0[k] - self.p0[a])
-        };
-        m.base + rank
+        }
     }
 }
 

@@ -24,7 +24,15 @@ pub trait Outcomes: Sync {
     fn prefetch(&self, _slot: u64) {}
 }
 
+impl Outcomes for [Value] {
+    #[inline]
+    fn outcome(&self, slot: u64) -> Outcome {
+        self[slot as usize].outcome()
+    }
+}
+
 impl Outcomes for Vec<Value> {
+    #[inline]
     fn outcome(&self, slot: u64) -> Outcome {
         self[slot as usize].outcome()
     }

@@ -22,13 +22,7 @@ pub fn size<B: Board>(sub: Subspace) -> u64 {
 /// The slot of `(us, them)` in its subspace.
 #[inline]
 pub fn slot<B: Board>(us: Bits, them: Bits) -> u64 {
-    let free = !us & B::FULL;
-    colex_rank(us)
-        * binomial(
-            B::POINTS - us.count_ones() as usize,
-            them.count_ones() as usize,
-        )
-        + colex_rank(gather(them, free))
+    Dense::mover::<B>(us, them.count_ones()).index(them)
 }
 
 /// The position `(us, them)` of `slot` in `sub` (`slot < size(sub)`).
@@ -48,12 +42,40 @@ pub fn position<B: Board>(sub: Subspace, slot: u64) -> (Bits, Bits) {
 /// ([`super::symmetric::Symmetric`]). The retrograde pair and the
 /// recomputation of values work over either.
 pub trait Indexing: Send + Sync + 'static {
+    /// The side to move's half of the slot computation ([`Indexing::mover`]).
+    type Mover<B: Board>: MoverSlots;
     /// Number of slots of `sub`.
     fn size<B: Board>(sub: Subspace) -> u64;
     /// The slot of `(us, them)` in its subspace.
     fn slot<B: Board>(us: Bits, them: Bits) -> u64;
     /// The position of `slot` in `sub`, `None` for an unused slot.
     fn position<B: Board>(sub: Subspace, slot: u64) -> Option<(Bits, Bits)>;
+    /// Prepare for the slots of positions whose side to move has the
+    /// stones `us` and whose opponent has `them` stones: what many
+    /// positions share (the successors of one position) computed once.
+    fn mover<B: Board>(us: Bits, them: u32) -> Self::Mover<B>;
+    /// A hint that [`Indexing::mover`] of `us` comes soon.
+    #[inline(always)]
+    fn prefetch_mover<B: Board>(_us: Bits) {}
+}
+
+/// The slots of positions whose side to move has the same stones.
+pub trait MoverSlots: Copy {
+    /// What ranks the patterns one stone move away from one pattern.
+    type Slides: SlideSlots;
+    /// The slot of the position whose opponent has the stones `them`.
+    fn index(&self, them: Bits) -> u64;
+    /// Prepare [`SlideSlots::index`] for the opponent's patterns one stone
+    /// move away from `stones`: the successors without removal of a
+    /// position, whose next mover is the position's opponent.
+    fn slides(&self, stones: Bits) -> Self::Slides;
+}
+
+/// The slots of the positions whose opponent's stones are one pattern with
+/// one stone moved.
+pub trait SlideSlots {
+    /// The slot after the stone on `from` moves to the empty point `to`.
+    fn index(&self, from: usize, to: usize) -> u64;
 }
 
 /// The dense index of this module: every slot a position.
@@ -61,6 +83,7 @@ pub trait Indexing: Send + Sync + 'static {
 pub struct Dense;
 
 impl Indexing for Dense {
+    type Mover<B: Board> = DenseMover;
     #[inline]
     fn size<B: Board>(sub: Subspace) -> u64 {
         size::<B>(sub)
@@ -72,6 +95,50 @@ impl Indexing for Dense {
     #[inline]
     fn position<B: Board>(sub: Subspace, slot: u64) -> Option<(Bits, Bits)> {
         Some(position::<B>(sub, slot))
+    }
+    #[inline]
+    fn mover<B: Board>(us: Bits, them: u32) -> DenseMover {
+        DenseMover {
+            base: colex_rank(us) * binomial(B::POINTS - us.count_ones() as usize, them as usize),
+            free: !us & B::FULL,
+        }
+    }
+}
+
+/// The side to move's half of a dense slot.
+#[derive(Debug, Clone, Copy)]
+pub struct DenseMover {
+    base: u64,
+    free: Bits,
+}
+
+impl MoverSlots for DenseMover {
+    type Slides = DenseSlides;
+    #[inline]
+    fn index(&self, them: Bits) -> u64 {
+        self.base + colex_rank(gather(them, self.free))
+    }
+    #[inline]
+    fn slides(&self, stones: Bits) -> DenseSlides {
+        DenseSlides {
+            mover: *self,
+            stones,
+        }
+    }
+}
+
+/// Slides over the dense index: each slot ranked afresh (the small boards
+/// need no more).
+#[derive(Debug, Clone, Copy)]
+pub struct DenseSlides {
+    mover: DenseMover,
+    stones: Bits,
+}
+
+impl SlideSlots for DenseSlides {
+    #[inline]
+    fn index(&self, from: usize, to: usize) -> u64 {
+        self.mover.index(self.stones ^ (1 << from) ^ (1 << to))
     }
 }
 

@@ -25,6 +25,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Instant;
 use tablebase::format::FormatError;
+use tablebase::reader::Table;
+use tablebase::resident::Wdl;
 use tablebase::retro::{solve, Observer};
 use tablebase::Value;
 
@@ -122,23 +124,46 @@ fn report_from_file<B: Board>(
     })
 }
 
-/// The values of a subspace from its file.
-fn load<B: Board>(dir: &Path, rules: RuleSet, sub: Subspace) -> Result<Vec<Value>, TablesError> {
-    Ok(files::open_moving::<B, Symmetric>(dir, rules, sub)?.values()?)
+/// What a table is held in memory as, read from its file: values with
+/// their distances (to verify), or outcomes at two bits a slot (the exits
+/// of a pair being solved: an eighth of the memory, and more of it stays
+/// in the cache).
+trait Held: Sized {
+    fn read(table: &Table) -> Result<Self, FormatError>;
+}
+
+impl Held for Vec<Value> {
+    fn read(table: &Table) -> Result<Vec<Value>, FormatError> {
+        table.values()
+    }
+}
+
+impl Held for Wdl {
+    fn read(table: &Table) -> Result<Wdl, FormatError> {
+        Wdl::load(table)
+    }
 }
 
 /// Tables held in memory, read from `dir` on first need.
-struct Cache<'d> {
+struct Cache<'d, T> {
     dir: &'d Path,
     rules: RuleSet,
-    tables: BTreeMap<Subspace, Vec<Value>>,
+    tables: BTreeMap<Subspace, T>,
 }
 
-impl Cache<'_> {
+impl<'d, T: Held> Cache<'d, T> {
+    fn new(dir: &'d Path, rules: RuleSet) -> Cache<'d, T> {
+        Cache {
+            dir,
+            rules,
+            tables: BTreeMap::new(),
+        }
+    }
+
     fn ensure<B: Board>(&mut self, sub: Subspace) -> Result<(), TablesError> {
         if !self.tables.contains_key(&sub) {
-            let v = load::<B>(self.dir, self.rules, sub)?;
-            self.tables.insert(sub, v);
+            let table = files::open_moving::<B, Symmetric>(self.dir, self.rules, sub)?;
+            self.tables.insert(sub, T::read(&table)?);
         }
         Ok(())
     }
@@ -161,11 +186,7 @@ pub fn generate<B: Board>(
 ) -> Result<Vec<PairReport>, TablesError> {
     check_max::<B>(max)?;
     symmetric::warm_up::<B>();
-    let mut cache = Cache {
-        dir,
-        rules,
-        tables: BTreeMap::new(),
-    };
+    let mut cache = Cache::<Wdl>::new(dir, rules);
     let mut out = Vec::new();
     for sub in pairs(max) {
         let parts: Vec<Subspace> = if sub.us == sub.them {
@@ -196,9 +217,7 @@ pub fn generate<B: Board>(
             }
         }
         let values = {
-            let game = MovingPair::<B, Symmetric>::new(rules, sub, |e| {
-                cache.tables.get(&e).map(|v| v.as_slice())
-            })?;
+            let game = MovingPair::<B, Symmetric, Wdl>::new(rules, sub, |e| cache.tables.get(&e))?;
             solve(&game, observer).map_err(SolveError::from)?.0
         };
         let mut reports = Vec::new();
@@ -208,7 +227,8 @@ pub fn generate<B: Board>(
             let mut r = report_from_file::<B>(dir, rules, p)?;
             r.bytes = bytes;
             reports.push(r);
-            cache.tables.insert(p, v);
+            // Read back from the file just written: the next pairs' exits.
+            cache.ensure::<B>(p)?;
         }
         let r = PairReport {
             parts: reports,
@@ -258,11 +278,7 @@ pub fn verify<B: Board>(
 ) -> Result<Vec<VerifyReport>, TablesError> {
     check_max::<B>(max)?;
     symmetric::warm_up::<B>();
-    let mut cache = Cache {
-        dir,
-        rules,
-        tables: BTreeMap::new(),
-    };
+    let mut cache = Cache::<Vec<Value>>::new(dir, rules);
     let mut out = Vec::new();
     for sub in subspaces(max) {
         cache.keep_from(sub.us + sub.them - 1);

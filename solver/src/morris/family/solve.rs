@@ -10,12 +10,13 @@
 //! removal or the end of the game, as in Nine Men's Morris); placement
 //! values are outcomes (win, draw, loss), as Nine's placement tables.
 
-use super::index::{self, Dense, Indexing};
+use super::index::{self, Dense, Indexing, MoverSlots, SlideSlots};
 use crate::morris::board::Board;
 use crate::morris::geometry::Bits;
 use crate::morris::index::Subspace;
-use crate::morris::moving::{for_each_move_on, for_each_unmove_on};
+use crate::morris::moving::{flies, for_each_move_on, for_each_unmove_on};
 use crate::morris::nine::points;
+use crate::morris::pair::Outcomes;
 use crate::morris::position::Position;
 use crate::morris::sector::{Sector, TableId};
 use crate::morris::variant::{FullBoard, RuleSet};
@@ -65,26 +66,27 @@ pub fn pairs(stones: u8) -> Vec<Subspace> {
 }
 
 /// One pair of moving-phase subspaces of board `B` over index `I` as a
-/// game for the retrograde engine, with the solved subspaces its removals
-/// lead into.
-pub struct MovingPair<'a, B: Board, I: Indexing> {
+/// game for the retrograde engine, with the outcomes (`V`: values in
+/// memory, or two bits a slot) of the solved subspaces its removals lead
+/// into.
+pub struct MovingPair<'a, B: Board, I: Indexing, V: Outcomes + ?Sized = [Value]> {
     rules: RuleSet,
     parts: Vec<Subspace>,
-    exits: Vec<Option<&'a [Value]>>,
+    exits: Vec<Option<&'a V>>,
     board: PhantomData<(B, I)>,
 }
 
 /// The pair over the dense index (the small boards, solved whole).
 pub type DensePair<'a, B> = MovingPair<'a, B, Dense>;
 
-impl<'a, B: Board, I: Indexing> MovingPair<'a, B, I> {
+impl<'a, B: Board, I: Indexing, V: Outcomes + ?Sized> MovingPair<'a, B, I, V> {
     /// The pair of `sub` (`[(w, b), (b, w)]`, or `[(w, w)]`); `lookup`
-    /// gives the solved values of each subspace a removal leads into.
+    /// gives the solved outcomes of each subspace a removal leads into.
     pub fn new(
         rules: RuleSet,
         sub: Subspace,
-        mut lookup: impl FnMut(Subspace) -> Option<&'a [Value]>,
-    ) -> Result<MovingPair<'a, B, I>, SolveError> {
+        mut lookup: impl FnMut(Subspace) -> Option<&'a V>,
+    ) -> Result<MovingPair<'a, B, I, V>, SolveError> {
         let parts = if sub.us == sub.them {
             vec![sub]
         } else {
@@ -109,6 +111,87 @@ impl<'a, B: Board, I: Indexing> MovingPair<'a, B, I> {
     pub fn parts(&self) -> &[Subspace] {
         &self.parts
     }
+
+    /// The successors inside the pair of `(us, them)`, a position of
+    /// `part` (to `succ`), and its best exit.
+    #[inline(always)]
+    fn expand_position(
+        &self,
+        part: usize,
+        us: Bits,
+        them: Bits,
+        succ: &mut impl FnMut(u64),
+    ) -> Exit {
+        // Without removal the opponent's stones are the next mover's,
+        // unchanged, and the successors differ from each other by one
+        // stone's move: `slides` ranks them from what they share.
+        let slides = I::mover::<B>(them, us.count_ones()).slides(us);
+        let empty = !(us | them) & B::FULL;
+        let fly = flies(us, self.rules.flying);
+        // The mill-closing moves' results (the mover's stones after them):
+        // at most 3 flying stones × 21 empty points, or 12 stones × 5
+        // neighbours.
+        let mut closing = [0; 64];
+        let mut n = 0;
+        let mut moves = false;
+        for from in points(us) {
+            let rest = us & !(1 << from);
+            let to_points = B::destinations(from, empty, fly);
+            moves |= to_points != 0;
+            for to in points(to_points) {
+                if B::in_mill(rest | 1 << to, to) {
+                    closing[n] = rest | 1 << to;
+                    n += 1;
+                } else {
+                    succ(slides.index(from, to));
+                }
+            }
+        }
+        // A full board (only after placement) is a draw under that rule.
+        if !moves && (us | them) == B::FULL && self.rules.full_board == FullBoard::Draw {
+            return Exit::Draw;
+        }
+        if n == 0 {
+            Exit::None
+        } else {
+            self.best_removal(part, them, B::removable(them), &closing[..n])
+        }
+    }
+
+    /// The best exit among the removals after the mill-closing moves that
+    /// leave the mover with `closing` stones: every removable stone of
+    /// `taken` after each. The removals leave `them` with one stone less,
+    /// the same few patterns for every move, so the side-to-move half of
+    /// their slots is computed once each; every cache miss (class table,
+    /// then exit table) is asked for before the first is waited on.
+    #[inline(always)]
+    fn best_removal(&self, part: usize, them: Bits, taken: Bits, closing: &[Bits]) -> Exit {
+        let Some(table) = self.exits[part] else {
+            // The opponent drops to two stones.
+            return Exit::Win;
+        };
+        let w = closing[0].count_ones();
+        for r in points(taken) {
+            I::prefetch_mover::<B>(them & !(1 << r));
+        }
+        let mut slots = [0u64; 64];
+        let mut best = Exit::None;
+        for r in points(taken) {
+            let mover = I::mover::<B>(them & !(1 << r), w);
+            for (slot, &nt) in slots.iter_mut().zip(closing) {
+                *slot = mover.index(nt);
+                table.prefetch(*slot);
+            }
+            for &slot in &slots[..closing.len()] {
+                best = best.max(match table.outcome(slot) {
+                    Outcome::Loss => return Exit::Win,
+                    Outcome::Draw => Exit::Draw,
+                    Outcome::Win => Exit::Loss,
+                });
+            }
+        }
+        best
+    }
 }
 
 /// The subspace a removal from `sub` leads to, if the game goes on.
@@ -116,7 +199,7 @@ pub fn exit_subspace(sub: Subspace) -> Option<Subspace> {
     (sub.them > 3).then(|| Subspace::new(sub.them - 1, sub.us))
 }
 
-impl<B: Board, I: Indexing> RetroGame for MovingPair<'_, B, I> {
+impl<B: Board, I: Indexing, V: Outcomes + ?Sized> RetroGame for MovingPair<'_, B, I, V> {
     fn parts(&self) -> usize {
         self.parts.len()
     }
@@ -127,39 +210,56 @@ impl<B: Board, I: Indexing> RetroGame for MovingPair<'_, B, I> {
 
     fn expand(&self, part: usize, idx: u64, succ: &mut impl FnMut(u64)) -> Option<Exit> {
         let (us, them) = I::position::<B>(self.parts[part], idx)?;
-        let mut best = Exit::None;
-        let mut moves = false;
-        for_each_move_on::<B>(us, them, self.rules.flying, |m| {
-            moves = true;
-            let (nu, nt) = m.apply(us, them);
-            if m.removal().is_none() {
-                succ(I::slot::<B>(nu, nt));
-            } else if best != Exit::Win {
-                let exit = match self.exits[part] {
-                    None => Exit::Win,
-                    Some(table) => match table[I::slot::<B>(nu, nt) as usize].outcome() {
-                        Outcome::Loss => Exit::Win,
-                        Outcome::Draw => Exit::Draw,
-                        Outcome::Win => Exit::Loss,
-                    },
-                };
-                best = best.max(exit);
+        Some(self.expand_position(part, us, them, succ))
+    }
+
+    /// Slots in order, decoded in batches: the class-table entry of each
+    /// position's opponent (the next mover after a move without removal)
+    /// misses the cache, so the batch's lookups are asked for first.
+    fn expand_each(
+        &self,
+        part: usize,
+        range: std::ops::Range<u64>,
+        visit: &mut impl FnMut(u64, Exit, &mut Vec<u64>),
+    ) {
+        const BATCH: u64 = 16;
+        let mut buf = Vec::new();
+        let mut batch = [(0u64, 0, 0); BATCH as usize];
+        let mut start = range.start;
+        while start < range.end {
+            let mut n = 0;
+            for idx in start..(start + BATCH).min(range.end) {
+                if let Some((us, them)) = I::position::<B>(self.parts[part], idx) {
+                    I::prefetch_mover::<B>(them);
+                    batch[n] = (idx, us, them);
+                    n += 1;
+                }
             }
-        });
-        // A full board (only after placement) is a draw under that rule.
-        if !moves && (us | them) == B::FULL && self.rules.full_board == FullBoard::Draw {
-            best = Exit::Draw;
+            for &(idx, us, them) in &batch[..n] {
+                buf.clear();
+                let exit = self.expand_position(part, us, them, &mut |j| buf.push(j));
+                visit(idx, exit, &mut buf);
+            }
+            start += BATCH;
         }
-        Some(best)
     }
 
     fn predecessors(&self, part: usize, idx: u64, pred: &mut impl FnMut(u64)) {
         let Some((us, them)) = I::position::<B>(self.parts[part], idx) else {
             return;
         };
+        // At most 3 × 21 unmoves (a flying side), or 12 stones × 5
+        // neighbours; gathered so that their class-table misses overlap.
+        let mut prevs = [0; 64];
+        let mut n = 0;
         for_each_unmove_on::<B>(us, them, self.rules.flying, |prev| {
-            pred(I::slot::<B>(prev, us));
+            I::prefetch_mover::<B>(prev);
+            prevs[n] = prev;
+            n += 1;
         });
+        for &prev in &prevs[..n] {
+            pred(I::slot::<B>(prev, us));
+        }
     }
 }
 

@@ -23,24 +23,25 @@
 //! map onto its seed: 64 MiB on 24 points) are built once per board, in
 //! parallel, on first use (about a second on 24 points).
 
-use super::index::Indexing;
+use super::index::{Indexing, MoverSlots, SlideSlots};
 use crate::morris::board::Board;
 use crate::morris::geometry::Bits;
-use crate::morris::index::rank_over_free;
 use crate::morris::index::Subspace;
+use crate::morris::index::{rank_over_free, SlideRanks};
 use rayon::prelude::*;
+use std::marker::PhantomData;
 use std::sync::OnceLock;
 use tablebase::binomial::{binomial, colex_unrank, scatter};
+use tablebase::huge::HugeArray;
 
 /// The class tables of one board.
 struct Tables {
     /// For every pattern: class index << 4 | map onto the seed.
-    class_of: Vec<u32>,
+    class_of: HugeArray<u32>,
     /// Seeds of each stone count, in class order.
-    seeds: Vec<Vec<Bits>>,
-    /// For each seed: bitmask of the maps that fix it (bit 0, the identity,
-    /// always set).
-    stabilizers: Vec<Vec<u16>>,
+    seeds: Vec<Vec<Seed>>,
+    /// The image of every point under every map.
+    point_image: Vec<[u8; 24]>,
 }
 
 impl Tables {
@@ -64,7 +65,6 @@ impl Tables {
             })
             .collect();
         let mut seeds = vec![Vec::new(); B::POINTS + 1];
-        let mut stabilizers = vec![Vec::new(); B::POINTS + 1];
         let mut seed_class = vec![0u32; patterns as usize];
         for p in 0..patterns {
             // A seed is its own smallest image.
@@ -74,23 +74,46 @@ impl Tables {
                     .filter(|&op| B::transform(op, p) == p)
                     .fold(0u16, |m, op| m | 1 << op);
                 seed_class[p as usize] = seeds[w].len() as u32;
-                seeds[w].push(p);
-                stabilizers[w].push(stab);
+                seeds[w].push(Seed { bits: p, stab });
             }
         }
-        let class_of = (0..patterns)
-            .into_par_iter()
-            .map(|p| {
-                let op = best[p as usize] as u32;
-                seed_class[B::transform(op as usize, p) as usize] << 4 | op
+        // On huge pages, as Nine's: every slot of a removal or a
+        // predecessor looks a random pattern up here, and on 4 KiB pages
+        // the lookup misses the TLB as well as the cache.
+        let mut class_of = HugeArray::zeroed(patterns as usize);
+        class_of
+            .par_iter_mut()
+            .enumerate()
+            .for_each(|(p, e): (usize, &mut u32)| {
+                let op = best[p] as u32;
+                *e = seed_class[B::transform(op as usize, p as u32) as usize] << 4 | op;
+            });
+        let point_image = (0..B::SYMMETRIES)
+            .map(|op| {
+                std::array::from_fn(|p| {
+                    if p < B::POINTS {
+                        B::transform(op, 1 << p).trailing_zeros() as u8
+                    } else {
+                        0
+                    }
+                })
             })
             .collect();
         Tables {
             class_of,
             seeds,
-            stabilizers,
+            point_image,
         }
     }
+}
+
+/// The smallest pattern of a class, with the maps that fix it (a bitmask:
+/// bit 0, the identity, always set); side by side, so that a slot's lookup
+/// of both misses the cache once.
+#[derive(Debug, Clone, Copy)]
+struct Seed {
+    bits: Bits,
+    stab: u16,
 }
 
 /// The tables of board `B`, built on first use.
@@ -144,7 +167,7 @@ pub fn canonical<B: Board>(us: Bits, them: Bits) -> (Bits, Bits) {
     let t = tables::<B>();
     let entry = t.class_of[us as usize];
     let (op, class) = ((entry & 15) as usize, (entry >> 4) as usize);
-    let stab = t.stabilizers[us.count_ones() as usize][class];
+    let stab = t.seeds[us.count_ones() as usize][class].stab;
     (B::transform(op, us), canonical_them::<B>(op, stab, them))
 }
 
@@ -152,16 +175,89 @@ pub fn canonical<B: Board>(us: Bits, them: Bits) -> (Bits, Bits) {
 /// ([`Subspace::of`]).
 #[inline]
 pub fn slot<B: Board>(us: Bits, them: Bits) -> u64 {
-    let t = tables::<B>();
-    let entry = t.class_of[us as usize];
-    let (op, class) = ((entry & 15) as usize, (entry >> 4) as usize);
-    let w = us.count_ones() as usize;
-    let seed = t.seeds[w][class];
-    let them_c = canonical_them::<B>(op, t.stabilizers[w][class], them);
-    class as u64 * binomial(B::POINTS - w, them.count_ones() as usize)
+    Mover::<B>::new(us, them.count_ones()).index(them)
+}
+
+/// The side to move's half of a slot: its class, its seed and the map onto
+/// it, shared by every position with the same side to move.
+#[derive(Debug, Clone, Copy)]
+pub struct Mover<B: Board> {
+    seed: Bits,
+    op: usize,
+    stab: u16,
+    base: u64,
+    point_image: &'static [u8; 24],
+    board: PhantomData<B>,
+}
+
+impl<B: Board> Mover<B> {
+    /// Prepare for positions whose side to move has the stones `us` and
+    /// whose opponent has `them` stones.
+    #[inline(always)]
+    pub fn new(us: Bits, them: u32) -> Mover<B> {
+        let t = tables::<B>();
+        let entry = t.class_of[us as usize];
+        let (op, class) = ((entry & 15) as usize, (entry >> 4) as usize);
+        let w = us.count_ones() as usize;
+        Mover {
+            seed: t.seeds[w][class].bits,
+            op,
+            stab: t.seeds[w][class].stab,
+            base: class as u64 * binomial(B::POINTS - w, them as usize),
+            point_image: &t.point_image[op],
+            board: PhantomData,
+        }
+    }
+}
+
+impl<B: Board> MoverSlots for Mover<B> {
+    type Slides = Slides<B>;
+
+    #[inline]
+    fn index(&self, them: Bits) -> u64 {
+        let them_c = canonical_them::<B>(self.op, self.stab, them);
         // One step per stone, not per free point (the software gather over
-        // every free point was a third of this function's time).
-        + rank_over_free(them_c, seed)
+        // every free point was a third of the slot's time).
+        self.base + rank_over_free(them_c, self.seed)
+    }
+
+    #[inline]
+    fn slides(&self, stones: Bits) -> Slides<B> {
+        Slides {
+            mover: *self,
+            stones,
+            ranks: if self.stab == 1 {
+                SlideRanks::new(B::transform(self.op, stones), self.seed)
+            } else {
+                SlideRanks::default()
+            },
+        }
+    }
+}
+
+/// The slots of the patterns one stone move away from one pattern: the
+/// colex rank's terms summed once ([`SlideRanks`]), as Nine Men's Morris's
+/// [`crate::morris::index::Slides`] does; a seed that other maps fix ranks
+/// each pattern afresh.
+#[derive(Debug, Clone, Copy)]
+pub struct Slides<B: Board> {
+    mover: Mover<B>,
+    stones: Bits,
+    ranks: SlideRanks,
+}
+
+impl<B: Board> SlideSlots for Slides<B> {
+    #[inline]
+    fn index(&self, from: usize, to: usize) -> u64 {
+        let m = &self.mover;
+        if m.stab != 1 {
+            return m.index(self.stones ^ (1 << from) ^ (1 << to));
+        }
+        m.base
+            + self
+                .ranks
+                .rank(m.point_image[from] as u32, m.point_image[to] as u32)
+    }
 }
 
 /// The position stored in `slot` of `sub`, or `None` for an unused slot (or
@@ -172,12 +268,12 @@ pub fn position<B: Board>(sub: Subspace, slot: u64) -> Option<(Bits, Bits)> {
     let modulus = binomial(B::POINTS - sub.us as usize, sub.them as usize);
     let class = (slot / modulus) as usize;
     let seeds = &t.seeds[sub.us as usize];
-    let &seed = seeds.get(class)?;
+    let &Seed { bits: seed, stab } = seeds.get(class)?;
     let them = scatter(
         colex_unrank(slot % modulus, sub.them as usize),
         !seed & B::FULL,
     );
-    let mut rest = t.stabilizers[sub.us as usize][class] & !1;
+    let mut rest = stab & !1;
     while rest != 0 {
         let o = rest.trailing_zeros() as usize;
         rest &= rest - 1;
@@ -193,11 +289,11 @@ pub fn position<B: Board>(sub: Subspace, slot: u64) -> Option<(Bits, Bits)> {
 pub fn positions<B: Board>(sub: Subspace) -> u64 {
     let t = tables::<B>();
     let free = binomial(B::POINTS - sub.us as usize, sub.them as usize);
-    t.stabilizers[sub.us as usize]
+    t.seeds[sub.us as usize]
         .par_iter()
         .enumerate()
-        .map(|(class, &stab)| {
-            if stab == 1 {
+        .map(|(class, seed)| {
+            if seed.stab == 1 {
                 free
             } else {
                 let start = class as u64 * free;
@@ -214,6 +310,7 @@ pub fn positions<B: Board>(sub: Subspace) -> u64 {
 pub struct Symmetric;
 
 impl Indexing for Symmetric {
+    type Mover<B: Board> = Mover<B>;
     #[inline]
     fn size<B: Board>(sub: Subspace) -> u64 {
         size::<B>(sub)
@@ -225,6 +322,14 @@ impl Indexing for Symmetric {
     #[inline]
     fn position<B: Board>(sub: Subspace, slot: u64) -> Option<(Bits, Bits)> {
         position::<B>(sub, slot)
+    }
+    #[inline]
+    fn mover<B: Board>(us: Bits, them: u32) -> Mover<B> {
+        Mover::new(us, them)
+    }
+    #[inline(always)]
+    fn prefetch_mover<B: Board>(us: Bits) {
+        tablebase::huge::prefetch(&tables::<B>().class_of[us as usize]);
     }
 }
 
@@ -293,5 +398,63 @@ mod tests {
     fn slots_and_positions_are_inverse() {
         round_trips::<Six>();
         round_trips::<Morabaraba>();
+    }
+
+    /// The slot of every slide from [`Slides`] (rank terms shared) equals
+    /// the slot of the position it leads to, on random patterns of every
+    /// size, seeds with and without other symmetries among them.
+    fn slides_are_slots<B: Board, I: Indexing>() {
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let (mut checked, mut symmetric_seeds) = (0, 0);
+        for _ in 0..20_000 {
+            // A random mover, and opponent stones on the other points.
+            let mut mover: Bits = 0;
+            let mut stones: Bits = 0;
+            let (w, k) = (
+                next() % (B::POINTS as u64 / 2 + 1),
+                1 + next() % (B::POINTS as u64 / 2),
+            );
+            while (mover.count_ones() as u64) < w {
+                mover |= 1 << (next() % B::POINTS as u64);
+            }
+            while (stones.count_ones() as u64) < k {
+                stones |= 1 << (next() % B::POINTS as u64) & !mover;
+            }
+            let m = I::mover::<B>(mover, k as u32);
+            assert_eq!(I::slot::<B>(mover, stones), m.index(stones));
+            let seed = canonical::<B>(mover, 0).0;
+            symmetric_seeds +=
+                u64::from((1..B::SYMMETRIES).any(|op| B::transform(op, seed) == seed));
+            let slides = m.slides(stones);
+            let empty = !(mover | stones) & B::FULL;
+            for from in crate::morris::nine::points(stones) {
+                for to in crate::morris::nine::points(empty) {
+                    let moved = stones ^ (1 << from) ^ (1 << to);
+                    assert_eq!(
+                        slides.index(from, to),
+                        I::slot::<B>(mover, moved),
+                        "{mover:#x} {stones:#x} {from}->{to}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(
+            checked > 100_000 && symmetric_seeds > 100,
+            "{checked} {symmetric_seeds}"
+        );
+    }
+
+    #[test]
+    fn slide_slots_equal_the_slots() {
+        slides_are_slots::<Six, Symmetric>();
+        slides_are_slots::<Morabaraba, Symmetric>();
+        slides_are_slots::<Six, super::super::index::Dense>();
     }
 }
