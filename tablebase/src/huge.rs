@@ -125,6 +125,40 @@ impl<T: Zeroed> HugeArray<T> {
     }
 }
 
+impl<T: Zeroed> HugeArray<T> {
+    /// Give the memory under `range` back to the system (Linux; elsewhere
+    /// nothing happens): the 4 KiB pages that lie wholly inside it read as
+    /// zero afterwards, and the rest of `range` keeps its values. For
+    /// copying a large array out piece by piece without holding both.
+    pub fn release(&mut self, range: std::ops::Range<usize>) {
+        let range = range.start.min(self.len)..range.end.min(self.len);
+        if range.is_empty() {
+            return;
+        }
+        #[cfg(target_os = "linux")]
+        {
+            const PAGE: usize = 4096;
+            let size = std::mem::size_of::<T>();
+            let start = self.ptr.as_ptr() as usize + range.start * size;
+            let end = self.ptr.as_ptr() as usize + range.end * size;
+            let (first, last) = (start.next_multiple_of(PAGE), end / PAGE * PAGE);
+            if first < last {
+                // SAFETY: [first, last) lies inside the mapping, page
+                // aligned; a private anonymous page dropped by
+                // MADV_DONTNEED reads as zero, a valid T (Zeroed), and we
+                // hold the only reference.
+                unsafe {
+                    libc::madvise(
+                        first as *mut libc::c_void,
+                        last - first,
+                        libc::MADV_DONTNEED,
+                    )
+                };
+            }
+        }
+    }
+}
+
 impl<T: Zeroed> Deref for HugeArray<T> {
     type Target = [T];
     fn deref(&self) -> &[T] {
@@ -201,5 +235,35 @@ mod tests {
         assert_eq!(b[999].load(Relaxed), 5);
         let empty: HugeArray<u8> = HugeArray::zeroed(0);
         assert!(empty.is_empty());
+    }
+
+    /// Released pages read as zero; values outside the released range,
+    /// and those sharing a page with its ends, keep theirs.
+    #[test]
+    fn release_zeroes_only_whole_pages_inside() {
+        let n = 5 << 20;
+        let mut a: HugeArray<u16> = HugeArray::zeroed(n);
+        for (i, x) in a.iter_mut().enumerate() {
+            *x = (i % 65_521) as u16 + 1;
+        }
+        // Elements 1000..3_000_000: the pages wholly inside are dropped.
+        a.release(1000..3_000_000);
+        let per_page = 4096 / 2;
+        for i in (0..n)
+            .step_by(97)
+            .chain([999, 1000, 2047, 2048, 2_999_999, 3_000_000])
+        {
+            let page_inside =
+                i >= 1000_usize.next_multiple_of(per_page) && i < 3_000_000 / per_page * per_page;
+            let kept = (i % 65_521) as u16 + 1;
+            let expected = if page_inside { 0 } else { kept };
+            if cfg!(target_os = "linux") {
+                assert_eq!(a[i], expected, "element {i}");
+            } else {
+                assert_eq!(a[i], kept, "element {i}");
+            }
+        }
+        a.release(n - 10..n + 10);
+        assert_eq!(a[n - 1], ((n - 1) % 65_521) as u16 + 1);
     }
 }

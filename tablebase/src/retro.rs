@@ -23,6 +23,7 @@
 //! the successor counter and a drawing-exit flag. The result does not depend on the number of
 //! threads.
 
+use crate::huge::HugeArray;
 use crate::value::Value;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering::Relaxed};
@@ -143,7 +144,11 @@ pub fn solve<G: RetroGame>(
     assert!(parts == 1 || parts == 2, "a pair has one or two parts");
     // One 16-bit state per slot: RESOLVED | value, or the draw-exit flag and
     // the count of successors not yet known to win.
-    let states: Vec<Vec<AtomicU16>> = (0..parts).map(|p| zeroed_u16(game.size(p))).collect();
+    // On huge pages: the level passes update predecessors' states at
+    // random, and on 4 KiB pages each update misses the TLB too.
+    let states: Vec<HugeArray<AtomicU16>> = (0..parts)
+        .map(|p| HugeArray::zeroed(game.size(p) as usize))
+        .collect();
     let max_level = AtomicU16::new(0);
     let other = |p: usize| if parts == 2 { 1 - p } else { p };
     // Per chunk, bit `d % 64` says that a value of level `d` was assigned in
@@ -278,22 +283,29 @@ pub fn solve<G: RetroGame>(
         level += 1;
         stats.levels = level as u32;
     }
-    let values = states
-        .into_iter()
-        .map(|v| {
-            v.into_iter()
-                .map(|a| {
-                    let s = a.into_inner();
-                    if s & RESOLVED != 0 {
-                        Value(s & !RESOLVED)
-                    } else {
-                        Value::DRAW
-                    }
-                })
-                .collect()
-        })
-        .collect();
+    let values = states.into_iter().map(into_values).collect();
     Ok((values, stats))
+}
+
+/// The values of a part's final states, copied out a piece at a time with
+/// each piece's states given back at once, so that states and values are
+/// never both held whole.
+fn into_values(mut states: HugeArray<AtomicU16>) -> Vec<Value> {
+    const PIECE: usize = 1 << 25;
+    let mut values = Vec::with_capacity(states.len());
+    for start in (0..states.len()).step_by(PIECE) {
+        let piece = start..(start + PIECE).min(states.len());
+        values.par_extend(states[piece.clone()].par_iter().map(|a| {
+            let s = a.load(Relaxed);
+            if s & RESOLVED != 0 {
+                Value(s & !RESOLVED)
+            } else {
+                Value::DRAW
+            }
+        }));
+        states.release(piece);
+    }
+    values
 }
 
 /// Parallel iterator over index ranges of [`CHUNK`] slots covering `0..size`.
@@ -302,10 +314,6 @@ fn chunks(size: u64) -> impl ParallelIterator<Item = std::ops::Range<u64>> {
     (0..n)
         .into_par_iter()
         .map(move |c| c * CHUNK..((c + 1) * CHUNK).min(size))
-}
-
-fn zeroed_u16(n: u64) -> Vec<AtomicU16> {
-    (0..n).into_par_iter().map(|_| AtomicU16::new(0)).collect()
 }
 
 #[cfg(test)]
