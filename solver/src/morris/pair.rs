@@ -128,11 +128,7 @@ impl<V: Outcomes> Pair<'_, V> {
     }
 
     /// The best exit among the removals after the mill-closing moves that
-    /// leave the mover with `closing` stones: every removable stone of
-    /// `taken` after each. The removals leave `them` with one stone less,
-    /// the same few patterns for every move, so their class-table lookups
-    /// are made once each; all the cache misses (class table, then exit
-    /// table) are asked for before the first is waited on.
+    /// leave the mover with `closing` stones ([`best_removal`]).
     #[inline(always)]
     fn best_removal(&self, part: usize, them: Bits, taken: Bits, closing: &[Bits]) -> Exit {
         let Some(table) = self.exits[part] else {
@@ -140,27 +136,51 @@ impl<V: Outcomes> Pair<'_, V> {
             return Exit::Win;
         };
         let w = closing[0].count_ones();
-        for r in nine::points(taken) {
-            index::prefetch_class(them & !(1 << r));
-        }
-        let mut slots = [0u64; 64];
-        let mut best = Exit::None;
-        for r in nine::points(taken) {
-            let mover = index::Mover::new(them & !(1 << r), w);
-            for (slot, &nt) in slots.iter_mut().zip(closing) {
-                *slot = mover.index(nt);
-                table.prefetch(*slot);
-            }
-            for &slot in &slots[..closing.len()] {
-                best = best.max(match table.outcome(slot) {
-                    Outcome::Loss => return Exit::Win,
-                    Outcome::Draw => Exit::Draw,
-                    Outcome::Win => Exit::Loss,
-                });
-            }
-        }
-        best
+        best_removal(table, them, taken, closing, index::prefetch_class, |rest| {
+            let mover = index::Mover::new(rest, w);
+            move |nt| mover.index(nt)
+        })
     }
+}
+
+/// The best exit among the removals after the mill-closing moves that
+/// leave the mover with `closing` stones: every removable stone of `taken`
+/// taken from `them` after each, looked up in `table`. The removals leave
+/// `them` with one stone less, the same few patterns for every move, so
+/// `mover(rest)` (the slot of a position whose side to move has `rest`,
+/// given the opponent's stones) is prepared once a pattern; every cache
+/// miss (`prefetch` of the pattern's class entry, then the exit slots) is
+/// asked for before the first is waited on. Shared by Nine's pair and the
+/// family's.
+#[inline(always)]
+pub(crate) fn best_removal<V: Outcomes + ?Sized, S: Fn(Bits) -> u64>(
+    table: &V,
+    them: Bits,
+    taken: Bits,
+    closing: &[Bits],
+    prefetch: impl Fn(Bits),
+    mover: impl Fn(Bits) -> S,
+) -> Exit {
+    for r in nine::points(taken) {
+        prefetch(them & !(1 << r));
+    }
+    let mut slots = [0u64; 64];
+    let mut best = Exit::None;
+    for r in nine::points(taken) {
+        let slot_of = mover(them & !(1 << r));
+        for (slot, &nt) in slots.iter_mut().zip(closing) {
+            *slot = slot_of(nt);
+            table.prefetch(*slot);
+        }
+        for &slot in &slots[..closing.len()] {
+            best = best.max(match table.outcome(slot) {
+                Outcome::Loss => return Exit::Win,
+                Outcome::Draw => Exit::Draw,
+                Outcome::Win => Exit::Loss,
+            });
+        }
+    }
+    best
 }
 
 /// The subspace a removal from `sub` leads to, if the game goes on.

@@ -16,7 +16,7 @@ use crate::morris::geometry::Bits;
 use crate::morris::index::Subspace;
 use crate::morris::moving::{flies, for_each_move_on, for_each_unmove_on};
 use crate::morris::nine::points;
-use crate::morris::pair::Outcomes;
+use crate::morris::pair::{best_removal, Outcomes};
 use crate::morris::position::Position;
 use crate::morris::sector::{Sector, TableId};
 use crate::morris::variant::{FullBoard, RuleSet};
@@ -159,11 +159,8 @@ impl<'a, B: Board, I: Indexing, V: Outcomes + ?Sized> MovingPair<'a, B, I, V> {
     }
 
     /// The best exit among the removals after the mill-closing moves that
-    /// leave the mover with `closing` stones: every removable stone of
-    /// `taken` after each. The removals leave `them` with one stone less,
-    /// the same few patterns for every move, so the side-to-move half of
-    /// their slots is computed once each; every cache miss (class table,
-    /// then exit table) is asked for before the first is waited on.
+    /// leave the mover with `closing` stones (Nine's
+    /// [`crate::morris::pair::best_removal`], over index `I`).
     #[inline(always)]
     fn best_removal(&self, part: usize, them: Bits, taken: Bits, closing: &[Bits]) -> Exit {
         let Some(table) = self.exits[part] else {
@@ -171,26 +168,17 @@ impl<'a, B: Board, I: Indexing, V: Outcomes + ?Sized> MovingPair<'a, B, I, V> {
             return Exit::Win;
         };
         let w = closing[0].count_ones();
-        for r in points(taken) {
-            I::prefetch_mover::<B>(them & !(1 << r));
-        }
-        let mut slots = [0u64; 64];
-        let mut best = Exit::None;
-        for r in points(taken) {
-            let mover = I::mover::<B>(them & !(1 << r), w);
-            for (slot, &nt) in slots.iter_mut().zip(closing) {
-                *slot = mover.index(nt);
-                table.prefetch(*slot);
-            }
-            for &slot in &slots[..closing.len()] {
-                best = best.max(match table.outcome(slot) {
-                    Outcome::Loss => return Exit::Win,
-                    Outcome::Draw => Exit::Draw,
-                    Outcome::Win => Exit::Loss,
-                });
-            }
-        }
-        best
+        best_removal(
+            table,
+            them,
+            taken,
+            closing,
+            I::prefetch_mover::<B>,
+            |rest| {
+                let mover = I::mover::<B>(rest, w);
+                move |nt| mover.index(nt)
+            },
+        )
     }
 }
 
