@@ -182,6 +182,18 @@ impl Wdl {
         })
     }
 
+    /// Outcomes of `slots` slots packed as a table stores them (two-bit
+    /// codes, four to a byte, low bits first); `None` unless `packed` has
+    /// exactly the bytes that takes.
+    pub fn from_packed(slots: u64, packed: &[u8]) -> Option<Wdl> {
+        if packed.len() as u64 != slots.div_ceil(4) {
+            return None;
+        }
+        let mut bits = HugeArray::zeroed(packed.len());
+        bits.copy_from_slice(packed);
+        Some(Wdl { slots, bits })
+    }
+
     /// Number of slots.
     pub fn len(&self) -> u64 {
         self.slots

@@ -474,17 +474,32 @@ pub fn position(sub: Subspace, slot: u64) -> Option<(Bits, Bits)> {
         !seed & FULL,
     );
     let stab = t.stabilizers[sub.us as usize][class];
-    if stab != 1 {
-        let mut rest = stab & !1;
-        while rest != 0 {
-            let o = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            if transform(o, them) < them {
-                return None;
-            }
+    smallest_under(stab, them).then_some((seed, them))
+}
+
+/// Is `them` the smallest of its images under the maps of `stab` (a
+/// seed's stabiliser, see [`seeds`])? Only then is the position
+/// of that seed and `them` stored; the other images' slots are unused.
+#[inline(always)]
+pub fn smallest_under(stab: u16, them: Bits) -> bool {
+    let mut rest = stab & !1;
+    while rest != 0 {
+        let o = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        if transform(o, them) < them {
+            return false;
         }
     }
-    Some((seed, them))
+    true
+}
+
+/// The seeds of `stones` points in class order (increasing), and for each
+/// the bitmask of the maps that fix it (bit 0, the identity, always set):
+/// for passes that visit every seed, such as the placement pass's scan for
+/// those on the points an opponent pattern leaves free.
+pub fn seeds(stones: usize) -> (&'static [Bits], &'static [u16]) {
+    let t = &*TABLES;
+    (&t.seeds[stones], &t.stabilizers[stones])
 }
 
 /// Call `f(slot, us, them)` for every used slot of `range` in `sub`, in
@@ -510,20 +525,7 @@ pub fn for_each_position(
         let mut x = colex_unrank(slot % modulus, sub.them as usize);
         loop {
             let them = scatter(x, free);
-            let used = stab == 1 || {
-                let mut rest = stab & !1;
-                let mut smallest = true;
-                while rest != 0 {
-                    let o = rest.trailing_zeros() as usize;
-                    rest &= rest - 1;
-                    if transform(o, them) < them {
-                        smallest = false;
-                        break;
-                    }
-                }
-                smallest
-            };
-            if used {
+            if stab == 1 || smallest_under(stab, them) {
                 f(slot, seed, them);
             }
             slot += 1;

@@ -18,6 +18,7 @@ pub mod notation;
 pub mod pair;
 pub mod perft;
 pub mod placement;
+pub mod placement_pass;
 pub mod placement_tables;
 pub mod position;
 pub mod probe;

@@ -17,15 +17,13 @@ use super::database::{
 };
 use super::index::{self, Subspace};
 use super::position::Rules;
-use super::sector::{recompute, Placements, Sector, TableId};
-use rayon::prelude::*;
+use super::placement_pass;
+use super::sector::{recompute, Sector, TableId};
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
-use tablebase::format::{
-    summarize_outcomes, write_outcome_table, OUTCOME_DRAW, OUTCOME_LOSS, OUTCOME_WIN,
-};
+use tablebase::format::{summarize_outcomes, write_outcome_table};
 use tablebase::reader::Table;
 use tablebase::resident::Wdl;
 use tablebase::retro::Observer;
@@ -36,27 +34,12 @@ use tablebase::{Outcome, Value};
 /// bits a slot), at a sixth of the time.
 const ZSTD_LEVEL: i32 = 1;
 
-/// Slots solved per parallel task (a multiple of 4: whole bytes).
-const CHUNK: u64 = 1 << 14;
-
-/// Positions whose memory accesses are issued together.
-const BATCH: usize = 16;
-
 /// What [`generate`] reports about each sector it solves or skips.
 pub trait SectorObserver: Observer {
     /// A sector was found complete on disk.
     fn skipped(&self, _sector: Sector) {}
     /// A sector was solved and written.
     fn solved(&self, _sector: Sector, _slots: u64, _seconds: f64) {}
-}
-
-/// The two-bit code of an outcome in a placement table.
-fn code(o: Outcome) -> u8 {
-    match o {
-        Outcome::Win => OUTCOME_WIN,
-        Outcome::Loss => OUTCOME_LOSS,
-        Outcome::Draw => OUTCOME_DRAW,
-    }
 }
 
 /// How a placement table's outcome reads as a value (see
@@ -127,68 +110,6 @@ fn successors(
     Ok((plain, removal))
 }
 
-/// The outcome of every slot of `sector` (unused slots hold draws), as
-/// two-bit codes packed four to a byte, low bits first.
-pub fn solve_sector(
-    sector: Sector,
-    plain: &Wdl,
-    removal: Option<&Wdl>,
-    observer: &dyn Observer,
-) -> Vec<u8> {
-    let sub = sector.subspace();
-    let size = sub.size();
-    let plain_fn = |slot: u64| plain.get(slot).unwrap_or(Outcome::Draw);
-    let removal_fn = |slot: u64| removal.and_then(|r| r.get(slot)).unwrap_or(Outcome::Draw);
-    let prefetch_fn = |slot: u64| {
-        if let Some(r) = removal {
-            r.prefetch(slot)
-        }
-    };
-    let mut packed = vec![0u8; size.div_ceil(4) as usize];
-    packed
-        .par_chunks_mut(CHUNK as usize / 4)
-        .enumerate()
-        .for_each(|(c, out)| {
-            let start = c as u64 * CHUNK;
-            let range = start..(start + CHUNK).min(size);
-            // Positions in batches: first the class-table entries of all,
-            // then their successors' slots (prefetched, with the class-table
-            // entries their removals need), then the values, so that the
-            // cache misses of a batch overlap.
-            let mut batch = [(0u64, 0, 0); BATCH];
-            let mut placements: [Placements; BATCH] = Default::default();
-            let mut n = 0;
-            let mut solve_batch = |batch: &[(u64, u32, u32)]| {
-                for &(_, _, them) in batch {
-                    index::prefetch_class(them);
-                }
-                for (&(_, us, them), p) in batch.iter().zip(placements.iter_mut()) {
-                    p.set(sector, us, them);
-                    for &slot in p.plain_slots() {
-                        plain.prefetch(slot);
-                    }
-                    p.prefetch_removal_classes(sector, them);
-                }
-                for (&(slot, us, them), p) in batch.iter().zip(placements.iter()) {
-                    let o = p.value(sector, us, them, &plain_fn, &removal_fn, &prefetch_fn);
-                    let i = (slot - start) as usize;
-                    out[i / 4] |= code(o) << (2 * (i % 4));
-                }
-            };
-            index::for_each_position(sub, range.clone(), |slot, us, them| {
-                batch[n] = (slot, us, them);
-                n += 1;
-                if n == BATCH {
-                    solve_batch(&batch);
-                    n = 0;
-                }
-            });
-            solve_batch(&batch[..n]);
-            observer.advance(range.end - range.start);
-        });
-    packed
-}
-
 /// Generate every placement sector of the game with `stones` stones a
 /// side into `dir`, skipping sectors whose files are complete and valid.
 /// The moving-phase subspaces with at most `stones` stones a side must be
@@ -218,7 +139,7 @@ pub fn generate(
         let (plain, removal) = successors(sector, &mut succ, &placement)?;
         let start = Instant::now();
         observer.start(&sector.to_string(), sector.size());
-        let packed = solve_sector(sector, &plain, removal.as_deref(), observer);
+        let packed = placement_pass::solve(sector, &plain, removal.as_deref(), observer);
         observer.finish();
         let positions = index::positions(sector.subspace());
         let mut header = summarize_outcomes(&packed, sector.size(), positions);

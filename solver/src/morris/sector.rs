@@ -221,6 +221,14 @@ impl Placements {
     /// caller keeps a batch of them without moving them around).
     #[inline]
     pub fn set(&mut self, sector: Sector, us: Bits, them: Bits) {
+        self.set_after(us, them, &Mover::new(them, u32::from(sector.us) + 1));
+    }
+
+    /// [`Placements::set`] with the successors' side to move prepared by
+    /// the caller (`Mover::new(them, us + 1)`: shared by every position
+    /// with the same opponent stones).
+    #[inline]
+    pub fn set_after(&mut self, us: Bits, them: Bits, next: &Mover) {
         let empty = !(us | them) & FULL;
         // With no opponent stone on the board a mill removes nothing.
         let mut mills: Bits = 0;
@@ -233,7 +241,6 @@ impl Placements {
         }
         self.mills = mills;
         self.len = 0;
-        let next = Mover::new(them, u32::from(sector.us) + 1);
         let _ = next.for_each_added(us, empty & !mills, |_, slot| {
             self.slots[self.len] = slot;
             self.len += 1;
@@ -276,6 +283,26 @@ impl Placements {
         removal: &impl Fn(u64) -> Outcome,
         prefetch: &impl Fn(u64),
     ) -> Outcome {
+        let after_removal = |r: usize| Mover::new(them & !(1 << r), u32::from(sector.us) + 1);
+        self.value_after(sector, us, them, plain, removal, prefetch, after_removal)
+    }
+
+    /// [`Placements::value`] with the successors' side to move after the
+    /// removal of the opponent's stone `r` given by `after_removal(r)`
+    /// (`Mover::new(them & !(1 << r), us + 1)`, which a caller may keep
+    /// for every position with the same opponent stones).
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn value_after(
+        &self,
+        sector: Sector,
+        us: Bits,
+        them: Bits,
+        plain: &impl Fn(u64) -> Outcome,
+        removal: &impl Fn(u64) -> Outcome,
+        prefetch: &impl Fn(u64),
+        mut after_removal: impl FnMut(usize) -> Mover,
+    ) -> Outcome {
         let empty = !(us | them) & FULL;
         if sector.us + sector.us_hand < 3 || empty == 0 {
             return Outcome::Loss;
@@ -312,8 +339,7 @@ impl Placements {
                     }
                     n = 0;
                 }
-                let next = Mover::new(them & !(1 << r), u32::from(sector.us) + 1);
-                let _ = next.for_each_added(us, self.mills, |_, slot| {
+                let _ = after_removal(r).for_each_added(us, self.mills, |_, slot| {
                     slots[n] = slot;
                     n += 1;
                     ControlFlow::Continue(())
