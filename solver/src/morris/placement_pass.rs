@@ -73,9 +73,9 @@ pub fn solve(
         removal,
         out: &out,
     };
-    (0..patterns.div_ceil(TASK))
-        .into_par_iter()
-        .for_each_init(Placements::default, |placements, task| {
+    (0..patterns.div_ceil(TASK)).into_par_iter().for_each_init(
+        Placements::default,
+        |placements, task| {
             let start = task * TASK;
             let mut them = colex_unrank(start, them_stones);
             let mut visited = 0;
@@ -86,7 +86,8 @@ pub fn solve(
                 visited += walk.pattern(them, placements);
             }
             observer.advance(visited);
-        });
+        },
+    );
     pack(&out)
 }
 
@@ -242,8 +243,7 @@ mod tests {
             let packed = solve(sector, &plain, removal, &Silent);
             let got = Wdl::from_packed(sector.size(), &packed).unwrap();
             let plain_fn = |slot: u64| plain.get(slot).unwrap_or(Outcome::Draw);
-            let removal_fn =
-                |slot: u64| removal.and_then(|r| r.get(slot)).unwrap_or(Outcome::Draw);
+            let removal_fn = |slot: u64| removal.and_then(|r| r.get(slot)).unwrap_or(Outcome::Draw);
             for slot in 0..sector.size() {
                 let expected = match index::position(sector.subspace(), slot) {
                     Some((us, them)) => recompute(sector, us, them, &plain_fn, &removal_fn),

@@ -16,8 +16,8 @@ use super::database::{
     Tables,
 };
 use super::index::{self, Subspace};
-use super::position::Rules;
 use super::placement_pass;
+use super::position::Rules;
 use super::sector::{recompute, Sector, TableId};
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
