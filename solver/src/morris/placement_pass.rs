@@ -142,15 +142,7 @@ impl Walk<'_> {
                     continue;
                 }
                 placements.set_after(us, them, &next);
-                let o = placements.value_after(
-                    sector,
-                    us,
-                    them,
-                    &plain,
-                    &removal,
-                    &|_| {},
-                    &mut after_removal,
-                );
+                let o = placements.value(sector, us, them, &plain, &removal, &mut after_removal);
                 // Slots start zeroed: draws.
                 if o != Outcome::Draw {
                     let slot = class as u64 * self.modulus + index::rank_over_free(them, us);

@@ -15,7 +15,7 @@
 //! phase. Sectors are solved in order of the stones left in hand.
 
 use super::geometry::Bits;
-use super::index::{self, Mover, Subspace};
+use super::index::{Mover, Subspace};
 use super::nine::{in_mill, points, removable, FULL};
 use super::position::{Color, Position};
 use std::ops::ControlFlow;
@@ -186,18 +186,14 @@ pub fn recompute(
     plain: &impl Fn(u64) -> Outcome,
     removal: &impl Fn(u64) -> Outcome,
 ) -> Outcome {
-    let placements = Placements::new(sector, us, them);
-    placements.value(sector, us, them, plain, removal, &|_| {})
+    let next_us = u32::from(sector.us) + 1;
+    let after_removal = |r: usize| Mover::new(them & !(1 << r), next_us);
+    Placements::new(sector, us, them).value(sector, us, them, plain, removal, after_removal)
 }
 
-/// Removal successors whose slots are gathered before they are looked up
-/// (at least the 24 mill-closing placements of one stone taken).
-const REMOVAL_BATCH: usize = 64;
-
 /// The placements of one position, split for [`recompute`]: those that
-/// close a mill, and the slots of the positions the others lead into,
-/// computed ahead so that a caller can prefetch them for many positions
-/// before it looks any up.
+/// close a mill, and the slots of the positions the others lead into.
+/// A pass keeps one and refills it in place for every position.
 #[derive(Default)]
 pub struct Placements {
     /// Placements that close a mill with an opponent stone to remove.
@@ -217,8 +213,7 @@ impl Placements {
         out
     }
 
-    /// Make these the placements of `(us, them)` in `sector` (in place: a
-    /// caller keeps a batch of them without moving them around).
+    /// Make these the placements of `(us, them)` in `sector`, in place.
     #[inline]
     pub fn set(&mut self, sector: Sector, us: Bits, them: Bits) {
         self.set_after(us, them, &Mover::new(them, u32::from(sector.us) + 1));
@@ -249,30 +244,15 @@ impl Placements {
     }
 
     /// The slots of the successors without a removal.
-    pub fn plain_slots(&self) -> &[u64] {
+    fn plain_slots(&self) -> &[u64] {
         &self.slots[..self.len]
     }
 
-    /// Whether [`Placements::value`] will look removal successors up.
-    #[inline]
-    fn looks_up_removals(&self, sector: Sector) -> bool {
-        self.mills != 0 && !sector.removal_wins()
-    }
-
-    /// Ask for the class-table entries that the removal successors' slots
-    /// need (one per stone that can be taken), ahead of [`Placements::value`].
-    #[inline]
-    pub fn prefetch_removal_classes(&self, sector: Sector, them: Bits) {
-        if self.looks_up_removals(sector) {
-            for r in points(removable(them)) {
-                index::prefetch_class(them & !(1 << r));
-            }
-        }
-    }
-
-    /// The value for the side to move (see [`recompute`]). The removal
-    /// successors' slots are all computed, and handed to `prefetch`, before
-    /// the first is looked up, so that their cache misses overlap.
+    /// The value for the side to move (see [`recompute`]), with the
+    /// successors' side to move after the removal of the opponent's stone
+    /// `r` given by `after_removal(r)` (`Mover::new(them & !(1 << r), us +
+    /// 1)`, which a caller may keep for every position with the same
+    /// opponent stones).
     #[inline]
     pub fn value(
         &self,
@@ -281,26 +261,6 @@ impl Placements {
         them: Bits,
         plain: &impl Fn(u64) -> Outcome,
         removal: &impl Fn(u64) -> Outcome,
-        prefetch: &impl Fn(u64),
-    ) -> Outcome {
-        let after_removal = |r: usize| Mover::new(them & !(1 << r), u32::from(sector.us) + 1);
-        self.value_after(sector, us, them, plain, removal, prefetch, after_removal)
-    }
-
-    /// [`Placements::value`] with the successors' side to move after the
-    /// removal of the opponent's stone `r` given by `after_removal(r)`
-    /// (`Mover::new(them & !(1 << r), us + 1)`, which a caller may keep
-    /// for every position with the same opponent stones).
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    pub fn value_after(
-        &self,
-        sector: Sector,
-        us: Bits,
-        them: Bits,
-        plain: &impl Fn(u64) -> Outcome,
-        removal: &impl Fn(u64) -> Outcome,
-        prefetch: &impl Fn(u64),
         mut after_removal: impl FnMut(usize) -> Mover,
     ) -> Outcome {
         let empty = !(us | them) & FULL;
@@ -314,39 +274,19 @@ impl Placements {
                 return Outcome::Win;
             }
             // Each stone taken gives the next mover (the opponent less that
-            // stone) once; the mill-closing placements share it. Slots are
-            // gathered, prefetched together, then looked up.
-            let lookup = |slots: &[u64], best: &mut Outcome| {
-                for &slot in slots {
-                    prefetch(slot);
-                }
-                for &slot in slots {
+            // stone) once; the mill-closing placements share it.
+            for r in points(removable(them)) {
+                let found = after_removal(r).for_each_added(us, self.mills, |_, slot| {
                     match removal(slot) {
-                        Outcome::Loss => return true,
-                        Outcome::Draw => *best = Outcome::Draw,
+                        Outcome::Loss => return ControlFlow::Break(()),
+                        Outcome::Draw => best = Outcome::Draw,
                         Outcome::Win => {}
                     }
-                }
-                false
-            };
-            let mut slots = [0u64; REMOVAL_BATCH];
-            let mut n = 0;
-            let per_stone = self.mills.count_ones() as usize;
-            for r in points(removable(them)) {
-                if n + per_stone > REMOVAL_BATCH {
-                    if lookup(&slots[..n], &mut best) {
-                        return Outcome::Win;
-                    }
-                    n = 0;
-                }
-                let _ = after_removal(r).for_each_added(us, self.mills, |_, slot| {
-                    slots[n] = slot;
-                    n += 1;
                     ControlFlow::Continue(())
                 });
-            }
-            if lookup(&slots[..n], &mut best) {
-                return Outcome::Win;
+                if found.is_break() {
+                    return Outcome::Win;
+                }
             }
         }
         for &slot in self.plain_slots() {
