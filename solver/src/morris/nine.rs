@@ -170,6 +170,24 @@ pub fn stones_in_mills(bits: Bits) -> Bits {
     ring | (spokes * 0x0001_0101)
 }
 
+/// The points of `empty` where a stone of `us` would close a mill: the
+/// other two points of one of its mills are `us`'s (bit-parallel, as
+/// [`stones_in_mills`]; the same as `in_mill(us | 1 << p, p)` for each p).
+#[inline(always)]
+pub fn closing_points(us: Bits, empty: Bits) -> Bits {
+    const MID: Bits = 0x0055_5555;
+    const CORNERS: Bits = 0x00AA_AAAA;
+    let (l1, r1) = (rotl1(us), rotr1(us));
+    // A midpoint between two corners of ours; a corner next to a midpoint
+    // and the corner beyond it, on either side.
+    let ring = (MID & l1 & r1) | (CORNERS & ((l1 & rotl1(l1)) | (r1 & rotr1(r1))));
+    // A midpoint whose two partners on the spoke (other rings) are ours.
+    let (down, up) = (us >> 8, us << 8);
+    let spokes =
+        ((down & us >> 16) & 0xFF) | ((down & up) & 0xFF00) | ((up & us << 16) & 0xFF_0000);
+    empty & (ring | (spokes & MID))
+}
+
 /// Does the stone at `point` form a mill with the other stones of `bits`
 /// (which must contain `point`)?
 #[inline(always)]
@@ -250,6 +268,24 @@ mod tests {
             for p in 0..24 {
                 assert_eq!(transform(inverse(op), transform(op, 1 << p)), 1 << p);
             }
+        }
+    }
+
+    #[test]
+    fn closing_points_are_the_placements_that_close_a_mill() {
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        for _ in 0..100_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // Two sides on disjoint points, from sparse to crowded boards.
+            let us = (x as Bits) & FULL & (x >> 24) as Bits;
+            let them = (x >> 40) as Bits & FULL & !us;
+            let empty = FULL & !(us | them);
+            let expected = points(empty)
+                .filter(|&p| in_mill(us | 1 << p, p))
+                .fold(0, |b, p| b | 1 << p);
+            assert_eq!(closing_points(us, empty), expected, "{us:06x} {them:06x}");
         }
     }
 

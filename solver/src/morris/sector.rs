@@ -16,7 +16,7 @@
 
 use super::geometry::Bits;
 use super::index::{Mover, Subspace};
-use super::nine::{in_mill, points, removable, FULL};
+use super::nine::{closing_points, points, removable, FULL};
 use super::position::{Color, Position};
 use std::ops::ControlFlow;
 use tablebase::Outcome;
@@ -226,14 +226,11 @@ impl Placements {
     pub fn set_after(&mut self, us: Bits, them: Bits, next: &Mover) {
         let empty = !(us | them) & FULL;
         // With no opponent stone on the board a mill removes nothing.
-        let mut mills: Bits = 0;
-        if them != 0 {
-            for p in points(empty) {
-                if in_mill(us | 1 << p, p) {
-                    mills |= 1 << p;
-                }
-            }
-        }
+        let mills = if them != 0 {
+            closing_points(us, empty)
+        } else {
+            0
+        };
         self.mills = mills;
         self.len = 0;
         let _ = next.for_each_added(us, empty & !mills, |_, slot| {
