@@ -209,19 +209,13 @@ impl Placements {
     #[inline]
     pub fn new(sector: Sector, us: Bits, them: Bits) -> Placements {
         let mut out = Placements::default();
-        out.set(sector, us, them);
+        out.set_after(us, them, &Mover::new(them, u32::from(sector.us) + 1));
         out
     }
 
-    /// Make these the placements of `(us, them)` in `sector`, in place.
-    #[inline]
-    pub fn set(&mut self, sector: Sector, us: Bits, them: Bits) {
-        self.set_after(us, them, &Mover::new(them, u32::from(sector.us) + 1));
-    }
-
-    /// [`Placements::set`] with the successors' side to move prepared by
-    /// the caller (`Mover::new(them, us + 1)`: shared by every position
-    /// with the same opponent stones).
+    /// Make these the placements of `(us, them)`, in place, with the
+    /// successors' side to move prepared by the caller (`Mover::new(them,
+    /// us + 1)`: shared by every position with the same opponent stones).
     #[inline]
     pub fn set_after(&mut self, us: Bits, them: Bits, next: &Mover) {
         let empty = !(us | them) & FULL;
