@@ -4,7 +4,7 @@ PerfectBot against OpenSpiel's MCTS bot in nine_mens_morris from the empty
 board, both colours, with the full tables (all 49 subspaces). The bot must
 never lose; the exit status is 1 if it did.
 
-    pip install ./solver open_spiel
+    pip install ./solver/python open_spiel
     scripts/openspiel-vs-mcts.py --tables DIR [--games 100] [--simulations 1000]
 
 Each game prints one line (result for the bot, turns, seconds); the summary

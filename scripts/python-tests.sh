@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The Python module's tests (docs/python.md), as CI runs them after the Rust
 # tests: a virtual environment with maturin, pytest, numpy and open_spiel,
-# Nine Men's Morris tables up to 8 stones, a lint of the `python` feature,
-# the module installed from this clone (`pip install ./solver`), then pytest.
+# Nine Men's Morris tables up to 8 stones, a lint of the module crate,
+# the module installed from this clone (`pip install ./solver/python`), then pytest.
 #
 #   scripts/python-tests.sh            # venv in target/py-venv, tables in target/py-tables
 #   PY_VENV=DIR PY_TABLES=DIR scripts/python-tests.sh
@@ -44,8 +44,8 @@ fi
 
 started=$(date +%s)
 export PYO3_PYTHON="$py"
-cargo clippy -p solver --features python -- -D warnings
-"$py" -m pip install -q --force-reinstall --no-deps ./solver
+cargo clippy -p mill-solver-python -- -D warnings
+"$py" -m pip install -q --force-reinstall --no-deps ./solver/python
 echo "python-tests: lint and build of the module took $(($(date +%s) - started)) s"
 
 # Run from outside the source tree, so that the installed module is imported.

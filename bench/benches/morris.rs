@@ -3,10 +3,10 @@
 //! position; perft from the start for the full rules layer.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use solver::morris::geometry::Bits;
-use solver::morris::moving::{for_each_move, for_each_unmove};
-use solver::morris::perft::perft;
-use solver::morris::position::{Position, Rules};
+use mill::geometry::Bits;
+use mill::moving::{for_each_move, for_each_unmove};
+use mill::perft::perft;
+use mill::position::{Position, Rules};
 
 /// 4,096 random moving-phase positions, 3..=9 stones a side (fixed seed).
 fn positions() -> Vec<(Bits, Bits)> {

@@ -3,11 +3,11 @@
 //! with a warm block cache.
 
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use solver::morris::database::{generate, GenerateObserver};
-use solver::morris::index::{self, Subspace};
-use solver::morris::pair::Pair;
-use solver::morris::position::Rules;
-use solver::morris::probe::Tablebases;
+use mill::database::{generate, GenerateObserver};
+use mill::index::{self, Subspace};
+use mill::pair::Pair;
+use mill::position::Rules;
+use mill::probe::Tablebases;
 use tablebase::retro::{solve, Observer, Silent};
 use tablebase::Value;
 
@@ -176,8 +176,8 @@ fn bench_full_tables(c: &mut Criterion, dir: &std::path::Path) {
 /// to 8 stones (always), and with `NINE_TABLEBASES=DIR` the proof that
 /// the game with eight stones each is a draw (16 plies, about 24 M nodes).
 fn bench_placement(c: &mut Criterion) {
-    use solver::morris::placement::PlacementSearch;
-    use solver::morris::position::Position;
+    use mill::placement::PlacementSearch;
+    use mill::position::Position;
     let dir = std::env::temp_dir().join(format!("bench-placement-{}", std::process::id()));
     generate(&dir, Rules::default(), 8, &Quiet).unwrap();
     let tb = Tablebases::open(&dir, Rules::default())
@@ -216,10 +216,7 @@ fn bench_placement(c: &mut Criterion) {
 
 /// Placement positions drawn at random from every sector of `sectors`
 /// (used slots only).
-fn sector_positions(
-    sectors: &[solver::morris::sector::Sector],
-    n: usize,
-) -> Vec<solver::morris::position::Position> {
+fn sector_positions(sectors: &[mill::sector::Sector], n: usize) -> Vec<mill::position::Position> {
     sample(sectors, n, 0x2545_F491_4F6C_DD1D, |s, x| {
         index::position(s.subspace(), x % s.size()).map(|(us, them)| s.position(us, them))
     })
@@ -232,10 +229,10 @@ fn sector_positions(
 /// 200,000 positions, nearly every probe decompresses a block; the two-bit
 /// tables in memory; the values of all 24 opening moves of the empty board.
 fn bench_placement_tables(c: &mut Criterion) {
-    use solver::morris::database::generate_pairs;
-    use solver::morris::placement_tables::{self, SectorObserver};
-    use solver::morris::position::Position;
-    use solver::morris::sector::Sector;
+    use mill::database::generate_pairs;
+    use mill::placement_tables::{self, SectorObserver};
+    use mill::position::Position;
+    use mill::sector::Sector;
     struct Q;
     impl Observer for Q {}
     impl GenerateObserver for Q {}
@@ -250,7 +247,7 @@ fn bench_placement_tables(c: &mut Criterion) {
             (std::path::PathBuf::from(d), 9)
         }
         _ => {
-            let pairs: Vec<Subspace> = solver::morris::database::pairs(8)
+            let pairs: Vec<Subspace> = mill::database::pairs(8)
                 .into_iter()
                 .filter(|p| p.us <= 4 && p.them <= 4)
                 .collect();

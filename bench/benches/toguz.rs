@@ -2,9 +2,9 @@
 //! fixed depths from the start and from PlayOK positions, 1 and 2 threads.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use solver::toguz::search::{Config, Engine, Limits};
-use solver::toguz::{perft, pgn, Board};
 use std::hint::black_box;
+use toguz::search::{Config, Engine, Limits};
+use toguz::{perft, pgn, Board};
 
 fn perft_bench(c: &mut Criterion) {
     let b = Board::start();

@@ -2,10 +2,10 @@
 //! first touch) and generating the tables up to 4 stones.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use solver::toguz::egtb::database::{generate, positions_up_to, Quiet};
-use solver::toguz::egtb::Tables;
-use solver::toguz::{Board, Side};
 use std::hint::black_box;
+use toguz::egtb::database::{generate, positions_up_to, Quiet};
+use toguz::egtb::Tables;
+use toguz::{Board, Side};
 
 /// Positions with 1..=5 stones spread pseudo-randomly, no tuzdyks or one each.
 fn positions(count: usize) -> Vec<Board> {

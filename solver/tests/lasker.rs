@@ -16,15 +16,15 @@ mod common;
 
 use common::cli::{run_cli, run_cli_with_input};
 use common::oracle::{self, Board as Board24};
-use solver::morris::board::{Board, Nine};
-use solver::morris::family::files::FilesError;
-use solver::morris::family::game;
-use solver::morris::family::lasker::files;
-use solver::morris::family::lasker::sector::{sectors, LaskerSector};
-use solver::morris::family::lasker::solve::LaskerSolution;
-use solver::morris::family::solve::Solution;
-use solver::morris::position::{Color, Position};
-use solver::morris::variant::RuleSet;
+use mill::board::{Board, Nine};
+use mill::family::files::FilesError;
+use mill::family::game;
+use mill::family::lasker::files;
+use mill::family::lasker::sector::{sectors, LaskerSector};
+use mill::family::lasker::solve::LaskerSolution;
+use mill::family::solve::Solution;
+use mill::position::{Color, Position};
+use mill::variant::RuleSet;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 use tablebase::retro::Silent;
@@ -424,7 +424,7 @@ fn three_stone_game_small_sectors_match_the_definition() {
     let sol = three_stones();
     assert_eq!(
         sol.tables.values().map(|t| t.len() as u128).sum::<u128>(),
-        solver::morris::family::lasker::sector::positions::<Nine>(3)
+        mill::family::lasker::sector::positions::<Nine>(3)
     );
     assert!(check_sectors(sol, 50_000) > 50_000);
 }

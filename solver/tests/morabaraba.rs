@@ -13,18 +13,18 @@ mod common;
 
 use common::cli::{run_cli, run_cli_with_input};
 use common::oracle::{self, Rules, State};
-use solver::morris::board::{Board, Morabaraba, Six};
-use solver::morris::family::files;
-use solver::morris::family::game::{self, Ending};
-use solver::morris::family::moving_tables;
-use solver::morris::family::outcomes::MovingOutcomes;
-use solver::morris::family::solve::{recompute_in, MovingPair};
-use solver::morris::family::symmetric::{self, Symmetric};
-use solver::morris::index::Subspace;
-use solver::morris::placement::{MoveOrder, PlacementSearch};
-use solver::morris::position::Position;
-use solver::morris::sector::TableId;
-use solver::morris::variant::{FullBoard, RuleSet};
+use mill::board::{Board, Morabaraba, Six};
+use mill::family::files;
+use mill::family::game::{self, Ending};
+use mill::family::moving_tables;
+use mill::family::outcomes::MovingOutcomes;
+use mill::family::solve::{recompute_in, MovingPair};
+use mill::family::symmetric::{self, Symmetric};
+use mill::index::Subspace;
+use mill::placement::{MoveOrder, PlacementSearch};
+use mill::position::Position;
+use mill::sector::TableId;
+use mill::variant::{FullBoard, RuleSet};
 use tablebase::retro::{solve, Silent};
 use tablebase::{Outcome, Value};
 
@@ -342,7 +342,7 @@ fn files_refuse_another_rule_set() {
     }
     // A Six Men's Morris file under Morabaraba's name is refused too.
     let six = files::file_name::<Six>(&dir, RuleSet::new(6, true), id).unwrap();
-    let six_values = vec![Value::DRAW; solver::morris::family::index::size::<Six>(sub) as usize];
+    let six_values = vec![Value::DRAW; mill::family::index::size::<Six>(sub) as usize];
     files::write_moving::<Six>(&dir, RuleSet::new(6, true), sub, &six_values, 0).unwrap();
     std::fs::rename(
         &six,

@@ -4,12 +4,12 @@
 //! `MORABARABA_TABLEBASES=DIR cargo test --release -p solver --test
 //! morabaraba_full -- --ignored` (about 5 min, 5.3 GB).
 
-use solver::morris::board::Morabaraba;
-use solver::morris::family::game;
-use solver::morris::family::outcomes::MovingOutcomes;
-use solver::morris::family::symmetric::Symmetric;
-use solver::morris::placement::{MoveOrder, PlacementSearch};
-use solver::morris::variant::RuleSet;
+use mill::board::Morabaraba;
+use mill::family::game;
+use mill::family::outcomes::MovingOutcomes;
+use mill::family::symmetric::Symmetric;
+use mill::placement::{MoveOrder, PlacementSearch};
+use mill::variant::RuleSet;
 use tablebase::Outcome;
 
 /// The empty board is a first-player win (Gévay and Danner's solution of

@@ -1,10 +1,10 @@
 //! `solver nine show|perft` end to end: the JSON output agrees with the
 //! library, bad input gives one line on stderr and a non-zero exit.
 
+use mill::movegen::legal_moves;
+use mill::perft::perft;
+use mill::position::{Position, Rules};
 use serde_json::Value as Json;
-use solver::morris::movegen::legal_moves;
-use solver::morris::perft::perft;
-use solver::morris::position::{Position, Rules};
 use std::process::Command;
 
 fn run(args: &[&str]) -> (bool, String, String) {

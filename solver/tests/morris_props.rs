@@ -2,12 +2,12 @@
 //! round-trips of positions and moves, canonical form under the 16 board
 //! symmetries and colour swap, and typed errors (never panics) on bad input.
 
+use mill::movegen::legal_moves;
+use mill::nine;
+use mill::notation::{parse_move, MoveError, PositionTextError};
+use mill::perft::perft;
+use mill::position::{Color, Position, PositionError, Rules};
 use proptest::prelude::*;
-use solver::morris::movegen::legal_moves;
-use solver::morris::nine;
-use solver::morris::notation::{parse_move, MoveError, PositionTextError};
-use solver::morris::perft::perft;
-use solver::morris::position::{Color, Position, PositionError, Rules};
 
 /// A legal position: a random split of up to 9 stones per side between
 /// board and hand, hands consistent with the side to move.

@@ -6,11 +6,11 @@
 
 use std::rc::Rc;
 
-use solver::morris::geometry::{NINE_EDGES, NINE_MILLS, NINE_READING};
-use solver::morris::movegen::{apply, game_over, legal_moves};
-use solver::morris::notation::parse_move;
-use solver::morris::perft::perft;
-use solver::morris::position::{Position, Rules};
+use mill::geometry::{NINE_EDGES, NINE_MILLS, NINE_READING};
+use mill::movegen::{apply, game_over, legal_moves};
+use mill::notation::parse_move;
+use mill::perft::perft;
+use mill::position::{Position, Rules};
 
 /// The oracle's board: 24 cells in reading order, 0 empty, 1 White, 2 Black.
 #[derive(Clone)]

@@ -3,14 +3,14 @@
 //! Malom's sectors, and every error path (one `error:` line on stderr and a
 //! non-zero exit).
 
+use mill::index::{self, Subspace};
+use mill::malom::{Entry, Sector, SectorId};
+use mill::movegen::{apply, game_over, legal_moves};
+use mill::notation::parse_move;
+use mill::placement::PlacementSearch;
+use mill::position::{Color, Position, Rules};
+use mill::probe::Tablebases;
 use serde_json::Value as Json;
-use solver::morris::index::{self, Subspace};
-use solver::morris::malom::{Entry, Sector, SectorId};
-use solver::morris::movegen::{apply, game_over, legal_moves};
-use solver::morris::notation::parse_move;
-use solver::morris::placement::PlacementSearch;
-use solver::morris::position::{Color, Position, Rules};
-use solver::morris::probe::Tablebases;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -993,11 +993,7 @@ fn the_whole_three_stone_game_from_the_command_line() {
     let j = json(&run(&["nine", "stats", "--dir", dir.arg(), "--json"]).stdout);
     assert_eq!(j["subspaces"].as_array().unwrap().len(), 1);
     let sectors = j["sectors"].as_array().unwrap();
-    assert_eq!(
-        sectors.len(),
-        solver::morris::sector::Sector::all(3).len(),
-        "{j}"
-    );
+    assert_eq!(sectors.len(), mill::sector::Sector::all(3).len(), "{j}");
     assert_eq!(
         j["sector_totals"]["positions"].as_u64().unwrap(),
         sectors
@@ -1058,11 +1054,8 @@ fn the_whole_three_stone_game_from_the_command_line() {
         (&"search".into(), &p["value"])
     );
     // A missing sector: the probe falls back to the search.
-    let first = solver::morris::database::sector_file_name(
-        dir.path(),
-        STD,
-        solver::morris::sector::Sector::new(0, 0, 3, 3),
-    );
+    let first =
+        mill::database::sector_file_name(dir.path(), STD, mill::sector::Sector::new(0, 0, 3, 3));
     std::fs::remove_file(first).unwrap();
     let q = json(&run(&["nine", "probe", "--dir", dir.arg(), empty, "--json"]).stdout);
     assert_eq!((&q["source"], &q["value"]), (&"search".into(), &p["value"]));

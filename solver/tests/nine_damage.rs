@@ -4,11 +4,11 @@
 //! or a typed error. Every change of the bytes (flips, truncation, junk
 //! appended, a zeroed range) is detected by `scan` + `verify`.
 
+use mill::database::{file_name, generate, scan, DatabaseError, GenerateObserver};
+use mill::index::{self, Subspace};
+use mill::position::{Color, Position, Rules};
+use mill::probe::{ProbeError, Tablebases};
 use proptest::prelude::*;
-use solver::morris::database::{file_name, generate, scan, DatabaseError, GenerateObserver};
-use solver::morris::index::{self, Subspace};
-use solver::morris::position::{Color, Position, Rules};
-use solver::morris::probe::{ProbeError, Tablebases};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use tablebase::format::{FormatError, HEADER_LEN};

@@ -7,12 +7,12 @@
 //! -- --ignored`; `MALOM_SAMPLES=n` slots per later sector, default 300);
 //! the slot decoding itself is checked without them.
 
-use solver::morris::index::{self, Subspace};
-use solver::morris::malom::{Entry, Sector, SectorId};
-use solver::morris::nine::{transform, FULL};
-use solver::morris::placement::PlacementSearch;
-use solver::morris::position::{Color, Position, Rules};
-use solver::morris::probe::Tablebases;
+use mill::index::{self, Subspace};
+use mill::malom::{Entry, Sector, SectorId};
+use mill::nine::{transform, FULL};
+use mill::placement::PlacementSearch;
+use mill::position::{Color, Position, Rules};
+use mill::probe::Tablebases;
 use std::path::{Path, PathBuf};
 use tablebase::binomial::{binomial, colex_unrank, scatter};
 use tablebase::Outcome;

@@ -8,13 +8,13 @@
 //! comparison also runs on the tables of a smaller game (`solver nine
 //! generate --stones K --placement`).
 
-use solver::morris::database::scan_all;
-use solver::morris::index::{self, Subspace};
-use solver::morris::malom;
-use solver::morris::placement::PlacementSearch;
-use solver::morris::position::{Position, Rules};
-use solver::morris::probe::Tablebases;
-use solver::morris::sector::Sector;
+use mill::database::scan_all;
+use mill::index::{self, Subspace};
+use mill::malom;
+use mill::placement::PlacementSearch;
+use mill::position::{Position, Rules};
+use mill::probe::Tablebases;
+use mill::sector::Sector;
 use std::path::{Path, PathBuf};
 
 const STD: Rules = Rules { flying: true };

@@ -5,15 +5,15 @@
 //! moves' values) through the user-level rules (`movegen`), not the
 //! generator's bitboard code.
 
-use solver::morris::database::{self, GenerateObserver};
-use solver::morris::index::{self, Subspace};
-use solver::morris::malom;
-use solver::morris::movegen::{apply, game_over, legal_moves};
-use solver::morris::placement::{MoveOrder, PlacementSearch};
-use solver::morris::placement_tables::{self, SectorObserver};
-use solver::morris::position::{Position, Rules};
-use solver::morris::probe::Tablebases;
-use solver::morris::sector::Sector;
+use mill::database::{self, GenerateObserver};
+use mill::index::{self, Subspace};
+use mill::malom;
+use mill::movegen::{apply, game_over, legal_moves};
+use mill::placement::{MoveOrder, PlacementSearch};
+use mill::placement_tables::{self, SectorObserver};
+use mill::position::{Position, Rules};
+use mill::probe::Tablebases;
+use mill::sector::Sector;
 use std::path::{Path, PathBuf};
 use tablebase::retro::Observer;
 use tablebase::Outcome;

@@ -1,12 +1,12 @@
 //! Probing and the placement search against the tablebases and against a
 //! plain minimax without pruning or transpositions.
 
-use solver::morris::database::{generate, GenerateObserver};
-use solver::morris::index::{self, Subspace};
-use solver::morris::movegen::{apply, game_over, legal_moves};
-use solver::morris::placement::PlacementSearch;
-use solver::morris::position::{Color, Position, Rules};
-use solver::morris::probe::{ProbeError, Tablebases};
+use mill::database::{generate, GenerateObserver};
+use mill::index::{self, Subspace};
+use mill::movegen::{apply, game_over, legal_moves};
+use mill::placement::PlacementSearch;
+use mill::position::{Color, Position, Rules};
+use mill::probe::{ProbeError, Tablebases};
 use std::path::PathBuf;
 use tablebase::retro::Observer;
 use tablebase::Outcome;

@@ -3,11 +3,11 @@
 //! the definition (no predecessors, no counters), the forward `verify` pass,
 //! and the published counts; plus determinism, resumption and bad input.
 
-use solver::morris::database::{self, file_name, generate, scan, GenerateObserver};
-use solver::morris::index::{self, Subspace};
-use solver::morris::malom::{Entry, Sector, SectorId};
-use solver::morris::moving::for_each_move;
-use solver::morris::position::Rules;
+use mill::database::{self, file_name, generate, scan, GenerateObserver};
+use mill::index::{self, Subspace};
+use mill::malom::{Entry, Sector, SectorId};
+use mill::moving::for_each_move;
+use mill::position::Rules;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use tablebase::retro::Observer;

@@ -9,14 +9,14 @@ mod common;
 
 use common::cli::{run_cli, run_cli_with_input};
 use common::oracle::{self, Rules, State};
-use solver::morris::board::{Board, Six};
-use solver::morris::family::files;
-use solver::morris::family::game;
-use solver::morris::family::solve::Solution;
-use solver::morris::index::Subspace;
-use solver::morris::position::Position;
-use solver::morris::sector::TableId;
-use solver::morris::variant::RuleSet;
+use mill::board::{Board, Six};
+use mill::family::files;
+use mill::family::game;
+use mill::family::solve::Solution;
+use mill::index::Subspace;
+use mill::position::Position;
+use mill::sector::TableId;
+use mill::variant::RuleSet;
 use tablebase::retro::Silent;
 use tablebase::Outcome;
 

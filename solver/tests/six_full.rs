@@ -4,10 +4,10 @@
 //! About 40 s in release on a loaded 2-core machine, so behind `#[ignore]`:
 //! `cargo test --release -p solver --test six_full -- --ignored`.
 
-use solver::morris::board::Six;
-use solver::morris::family::game;
-use solver::morris::family::solve::Solution;
-use solver::morris::variant::RuleSet;
+use mill::board::Six;
+use mill::family::game;
+use mill::family::solve::Solution;
+use mill::variant::RuleSet;
 use tablebase::retro::Silent;
 use tablebase::Outcome;
 

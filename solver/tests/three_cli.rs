@@ -1,9 +1,9 @@
 //! `solver three solve|probe` end to end: JSON keys and values agree with
 //! the library and the literature; bad input fails with one line.
 
+use mill::three::solve::Solution;
+use mill::three::Position;
 use serde_json::Value as Json;
-use solver::morris::three::solve::Solution;
-use solver::morris::three::Position;
 use std::process::Command;
 
 fn run(args: &[&str]) -> (bool, String, String) {

@@ -1,10 +1,10 @@
 //! Three Men's Morris text formats: round-trips (proptest), typed errors on
 //! bad input, never a panic.
 
+use mill::notation::PositionTextError;
+use mill::position::Color;
+use mill::three::{parse_move, MoveError, Position, PositionError};
 use proptest::prelude::*;
-use solver::morris::notation::PositionTextError;
-use solver::morris::position::Color;
-use solver::morris::three::{parse_move, MoveError, Position, PositionError};
 
 /// A legal position: random stone sets with counts as White-first
 /// placement allows, the mover without a line.

@@ -2,15 +2,15 @@
 //! independent forward search), their files (resume, damage, atomicity) and
 //! the search's use of them.
 
-use solver::toguz::egtb::check::{check_layer, CheckReport};
-use solver::toguz::egtb::database::{file_name, generate, positions_up_to, Quiet};
-use solver::toguz::egtb::index::{Layer, Tuzdyks};
-use solver::toguz::egtb::Tables;
-use solver::toguz::endgame::GameResult;
-use solver::toguz::search::{Config, Engine, Limits, MATE_BOUND, TB_WIN};
-use solver::toguz::Board;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
+use toguz::egtb::check::{check_layer, CheckReport};
+use toguz::egtb::database::{file_name, generate, positions_up_to, Quiet};
+use toguz::egtb::index::{Layer, Tuzdyks};
+use toguz::egtb::Tables;
+use toguz::endgame::GameResult;
+use toguz::search::{Config, Engine, Limits, MATE_BOUND, TB_WIN};
+use toguz::Board;
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("toguz-egtb-{name}-{}", std::process::id()));
@@ -166,7 +166,7 @@ fn search_scores_table_positions_exactly() {
         // Kazans near the line where the result turns.
         let km = 81 - (x >> 40) as u8 % (stones + 1);
         let ko = (162 - stones as u32 - km as u32) as u8;
-        let b = Board::from_parts(holes, [km, ko], [u8::MAX; 2], solver::toguz::Side::White);
+        let b = Board::from_parts(holes, [km, ko], [u8::MAX; 2], toguz::Side::White);
         if b.outcome().is_some() {
             continue;
         }

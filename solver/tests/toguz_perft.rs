@@ -1,7 +1,7 @@
 //! Perft from the start position against the published figures
 //! (RULES.md: 9, 73, 613, 5199, 43184, 360035 at depths 1..6).
 
-use solver::toguz::{perft, Board};
+use toguz::{perft, Board};
 
 #[test]
 fn perft_start_depths_1_to_6() {

@@ -2,8 +2,8 @@
 //! under the rules (skips with a message when the shared data is absent), and
 //! checks that the text format round-trips on every position reached.
 
-use solver::toguz::{pgn, Board};
 use std::path::PathBuf;
+use toguz::{pgn, Board};
 
 fn record() -> Option<String> {
     let path =

@@ -1,9 +1,9 @@
 //! Search checks against independent computations: a naive negamax written
 //! here, the rules' own game end, and the determinism of one thread.
 
-use solver::toguz::eval::{evaluate, EvalParams};
-use solver::toguz::search::{Config, Engine, Features, Limits, MATE};
-use solver::toguz::{Board, Outcome};
+use toguz::eval::{evaluate, EvalParams};
+use toguz::search::{Config, Engine, Features, Limits, MATE};
+use toguz::{Board, Outcome};
 
 /// Plain negamax over all moves, same terminal scoring as the engine.
 fn negamax(b: &Board, depth: i32, ply: i32, eval: &EvalParams) -> i32 {
@@ -92,7 +92,7 @@ fn single_thread_is_deterministic() {
         e.search(&b, &single(9), &mut |_| {})
     };
     let (r1, r2) = (run(), run());
-    let key = |r: &solver::toguz::search::SearchResult| {
+    let key = |r: &toguz::search::SearchResult| {
         r.iterations
             .iter()
             .map(|i| (i.depth, i.score, i.pv.clone(), i.nodes, i.main_nodes))
@@ -115,10 +115,7 @@ fn finds_a_winning_capture() {
     assert_eq!(r.best, Some(9));
     assert_eq!(r.score, MATE - 1);
     let after = b.after(8);
-    assert_eq!(
-        after.outcome(),
-        Some(Outcome::Win(solver::toguz::Side::White))
-    );
+    assert_eq!(after.outcome(), Some(Outcome::Win(toguz::Side::White)));
 }
 
 /// Result (+1/0/-1 for the side to move) by full-width search to the end,
@@ -147,8 +144,8 @@ fn brute(b: &Board, depth: u32) -> Option<i32> {
 
 #[test]
 fn endgame_reports_exact_result() {
-    use solver::toguz::endgame::GameResult;
-    use solver::toguz::Side;
+    use toguz::endgame::GameResult;
+    use toguz::Side;
     let mut checked = 0;
     let mut x: u64 = 0x1234_5678_9ABC_DEF1;
     for round in 0..300 {

@@ -7,11 +7,11 @@
 
 mod web;
 
+use mill::analysis::{Analyst, SearchOptions};
+use mill::movegen::{apply, legal_moves};
+use mill::position::Position;
+use mill::probe::Tablebases;
 use serde_json::{json, Value as Json};
-use solver::morris::analysis::{Analyst, SearchOptions};
-use solver::morris::movegen::{apply, legal_moves};
-use solver::morris::position::Position;
-use solver::morris::probe::Tablebases;
 use std::net::SocketAddr;
 use std::process::Command;
 use std::sync::OnceLock;
@@ -83,8 +83,7 @@ fn nine_probe_is_the_cli_object_and_agrees_with_the_tables() {
         let moves = api["moves"].as_array().unwrap();
         assert_eq!(moves.len(), legal_moves(&pos, STD).len());
         for m in moves {
-            let mv = solver::morris::notation::parse_move(&pos, STD, m["move"].as_str().unwrap())
-                .unwrap();
+            let mv = mill::notation::parse_move(&pos, STD, m["move"].as_str().unwrap()).unwrap();
             let child = tb.probe(&apply(&pos, mv)).unwrap();
             let expected = match child.outcome() {
                 tablebase::Outcome::Win => "loss",

@@ -14,8 +14,8 @@
 mod web;
 
 use fantoccini::{Client, ClientBuilder, Locator};
+use mill::three;
 use serde_json::{json, Value as Json};
-use solver::morris::three;
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -249,7 +249,7 @@ async fn nine_values(
         "[...document.querySelectorAll('#board g.pt')].filter(g => g.querySelector('circle.mark')).map(g => [g.dataset.point, g.querySelector('circle.mark').dataset.value])",
     )
     .await?;
-    let pos: solver::morris::position::Position = NINE.parse().unwrap();
+    let pos: mill::position::Position = NINE.parse().unwrap();
     let mut best = std::collections::BTreeMap::new();
     for m in api["moves"].as_array().unwrap() {
         let from = m["move"]
@@ -283,8 +283,8 @@ async fn nine_values(
     // d7 closes a mill: the page asks for the removal; a4 is removed.
     click_point(client, "d7").await?;
     click_point(client, "a4").await?;
-    let mv = solver::morris::notation::parse_move(&pos, STD, "c4-d7xa4").unwrap();
-    let after = solver::morris::movegen::apply(&pos, mv).to_string();
+    let mv = mill::notation::parse_move(&pos, STD, "c4-d7xa4").unwrap();
+    let after = mill::movegen::apply(&pos, mv).to_string();
     wait(
         client,
         &format!(

@@ -7,8 +7,8 @@
 
 mod web;
 
-use solver::morris::index::{self, Subspace};
-use solver::morris::position::{Color, Position};
+use mill::index::{self, Subspace};
+use mill::position::{Color, Position};
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::Instant;

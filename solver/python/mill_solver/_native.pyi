@@ -1,4 +1,4 @@
-"""Type hints of the compiled part of mill_solver (solver/src/python/)."""
+"""Type hints of the compiled part of mill_solver (solver/python/src/)."""
 
 import os
 from typing import Any, Dict, List, Literal, Optional, Sequence, Tuple, Union

@@ -2,7 +2,7 @@
 //! stored (Morabaraba): `start`, the value of the start position of a game
 //! (or of any placement position) by the placement search over the
 //! moving-phase tables held as two-bit outcomes
-//! ([`crate::morris::family::outcomes`]), with the same search and move
+//! ([`mill::family::outcomes`]), with the same search and move
 //! orderings as `solver nine start`; and `play`, whose perfect player
 //! reads the moving-phase tables (values with distances) and searches
 //! placements.
@@ -10,15 +10,15 @@
 use super::nine_probe::search_progress;
 use super::six::{play_with, side, GameArgs, Values};
 use super::{print_json, CliResult};
-use crate::morris::board::Board;
-use crate::morris::family::files;
-use crate::morris::family::game::{self, format_position, move_text, parse_position};
-use crate::morris::family::index::Indexing;
-use crate::morris::family::outcomes::MovingOutcomes;
-use crate::morris::index::Subspace;
-use crate::morris::placement::{MoveOrder, PlacementSearch};
-use crate::morris::position::Position;
-use crate::morris::variant::RuleSet;
+use mill::board::Board;
+use mill::family::files;
+use mill::family::game::{self, format_position, move_text, parse_position};
+use mill::family::index::Indexing;
+use mill::family::outcomes::MovingOutcomes;
+use mill::index::Subspace;
+use mill::placement::{MoveOrder, PlacementSearch};
+use mill::position::Position;
+use mill::variant::RuleSet;
 use serde_json::json;
 use std::collections::hash_map::{Entry, HashMap};
 use std::path::{Path, PathBuf};

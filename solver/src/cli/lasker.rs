@@ -1,7 +1,7 @@
 //! `solver lasker` subcommands: Lasker Morris (the Nine Men's Morris board,
 //! 10 stones, placing and sliding interleave) and its reduced games with
 //! `--stones K`, through the family engine
-//! ([`crate::morris::family::lasker`]). `show`, `perft` and the probing
+//! ([`mill::family::lasker`]). `show`, `perft` and the probing
 //! verbs are the family's ([`super::six`]); generation, statistics and
 //! verification work on Lasker's sector tables.
 
@@ -10,14 +10,14 @@ use super::six::{
     ShowArgs, Values,
 };
 use super::{print_json, CliResult};
-use crate::morris::board::{Board, Nine};
-use crate::morris::family::game;
-use crate::morris::family::lasker::files;
-use crate::morris::family::lasker::sector::{positions, sectors, LaskerSector};
-use crate::morris::family::lasker::solve::LaskerSolution;
-use crate::morris::position::Position;
-use crate::morris::variant::RuleSet;
 use clap::Subcommand;
+use mill::board::{Board, Nine};
+use mill::family::game;
+use mill::family::lasker::files;
+use mill::family::lasker::sector::{positions, sectors, LaskerSector};
+use mill::family::lasker::solve::LaskerSolution;
+use mill::position::Position;
+use mill::variant::RuleSet;
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::Instant;

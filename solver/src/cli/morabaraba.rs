@@ -2,21 +2,21 @@
 //! Morris plus four diagonals, 12 stones, a full board draws) through the
 //! family engine: the rules layer (`show`, `perft`) and the moving-phase
 //! tables over the symmetry-reduced index (`generate`, `stats`, `verify`,
-//! `probe`; [`crate::morris::family::moving_tables`]).
+//! `probe`; [`mill::family::moving_tables`]).
 
 use super::family_search::{self, StartArgs};
 use super::progress::Progress;
 use super::six::{perft, rules, show, GameArgs, PerftArgs, ShowArgs};
 use super::{print_json, CliResult};
-use crate::morris::board::Morabaraba;
-use crate::morris::family::game::{
+use clap::Subcommand;
+use mill::board::Morabaraba;
+use mill::family::game::{
     self, draw, ending, format_position, legal_moves, move_text, parse_position, Ending,
 };
-use crate::morris::family::moving_tables::{self, SubspaceReport};
-use crate::morris::family::symmetric::{self, Symmetric};
-use crate::morris::position::Position;
-use crate::morris::variant::{FullBoard, RuleSet};
-use clap::Subcommand;
+use mill::family::moving_tables::{self, SubspaceReport};
+use mill::family::symmetric::{self, Symmetric};
+use mill::position::Position;
+use mill::variant::{FullBoard, RuleSet};
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::Instant;

@@ -1,11 +1,11 @@
 //! `solver nine` subcommands: one function per subcommand.
 
 use super::{print_json, CliResult};
-use crate::morris::movegen::{game_over, legal_moves};
-use crate::morris::notation::{draw_nine, move_order};
-use crate::morris::perft::{divide, perft};
-use crate::morris::position::{Color, Position, Rules};
 use clap::Subcommand;
+use mill::movegen::{game_over, legal_moves};
+use mill::notation::{draw_nine, move_order};
+use mill::perft::{divide, perft};
+use mill::position::{Color, Position, Rules};
 use serde_json::json;
 use std::time::Instant;
 
@@ -108,10 +108,10 @@ fn capitalised(color: Color) -> &'static str {
 fn show(words: &[String], rules: Rules, svg: Option<&std::path::Path>, json: bool) -> CliResult {
     let pos = super::parse_position(words, Position::start())?;
     if let Some(file) = svg {
-        super::write_file(file, &crate::morris::svg::nine_svg(&pos))?;
+        super::write_file(file, &mill::svg::nine_svg(&pos))?;
     }
     if json {
-        return print_json(&crate::morris::report::show_json(&pos, rules));
+        return print_json(&mill::report::show_json(&pos, rules));
     }
     let mut moves = legal_moves(&pos, rules);
     moves.sort_by_key(move_order);

@@ -2,11 +2,11 @@
 //! against our tables.
 
 use super::{print_json, CliResult};
-use crate::morris::database::{scan_all, table_file_name};
-use crate::morris::index::{self, Subspace};
-use crate::morris::malom::{self, SectorId};
-use crate::morris::position::Rules;
-use crate::morris::sector::{Sector, TableId};
+use mill::database::{scan_all, table_file_name};
+use mill::index::{self, Subspace};
+use mill::malom::{self, SectorId};
+use mill::position::Rules;
+use mill::sector::{Sector, TableId};
 use serde_json::json;
 use std::path::PathBuf;
 
@@ -86,11 +86,9 @@ pub fn malom_compare(args: MalomArgs) -> CliResult {
             for h in &c.examples {
                 let (us, them) = index::position(sub, *h).unwrap_or((0, 0));
                 let pos = match tid {
-                    TableId::Moving(_) => crate::morris::position::Position::from_mover(
-                        us,
-                        them,
-                        crate::morris::position::Color::White,
-                    ),
+                    TableId::Moving(_) => {
+                        mill::position::Position::from_mover(us, them, mill::position::Color::White)
+                    }
                     TableId::Placement(s) => s.position(us, them),
                 };
                 println!("    slot {h}: {pos}");

@@ -3,12 +3,12 @@
 
 use super::nine_tb::TableArgs;
 use super::{parse_position, print_json, CliResult};
-use crate::morris::analysis::{table_mib, Analyst, SearchOptions, Source};
-use crate::morris::movegen::{apply, game_over};
-use crate::morris::notation::{draw_nine, parse_move};
-use crate::morris::placement::{MoveOrder, PlacementSearch, SearchStats};
-use crate::morris::position::{Color, Position};
-use crate::morris::probe::Tablebases;
+use mill::analysis::{table_mib, Analyst, SearchOptions, Source};
+use mill::movegen::{apply, game_over};
+use mill::notation::{draw_nine, parse_move};
+use mill::placement::{MoveOrder, PlacementSearch, SearchStats};
+use mill::position::{Color, Position};
+use mill::probe::Tablebases;
 use serde_json::json;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;

@@ -2,11 +2,11 @@
 
 use super::progress::{pair_positions, Progress};
 use super::{print_json, CliResult};
-use crate::morris::database::{self, file_name, pairs, rules_name, scan_all, sector_file_name};
-use crate::morris::index::Subspace;
-use crate::morris::placement_tables;
-use crate::morris::position::Rules;
-use crate::morris::sector::Sector;
+use mill::database::{self, file_name, pairs, rules_name, scan_all, sector_file_name};
+use mill::index::Subspace;
+use mill::placement_tables;
+use mill::position::Rules;
+use mill::sector::Sector;
 use serde_json::json;
 use std::path::PathBuf;
 
@@ -197,7 +197,7 @@ pub fn stats(args: StatsArgs) -> CliResult {
             args.tables.dir.display()
         ));
     }
-    let j = crate::morris::report::stats_json(&all, rules);
+    let j = mill::report::stats_json(&all, rules);
     if args.json {
         return print_json(&j);
     }
@@ -299,7 +299,7 @@ pub fn verify(args: VerifyArgs) -> CliResult {
         progress.advance_overall(per(sub.size()));
         failures += bad.len() as u64;
         for m in &bad {
-            let (us, them) = crate::morris::index::position(*sub, m.slot).unwrap_or((0, 0));
+            let (us, them) = mill::index::position(*sub, m.slot).unwrap_or((0, 0));
             progress.log(&format!(
                 "{sub} slot {}: stored {} but successors give {} ({})",
                 m.slot,
@@ -325,7 +325,7 @@ pub fn verify(args: VerifyArgs) -> CliResult {
         progress.advance_overall(per(sector.size()));
         failures += bad.len() as u64;
         for m in &bad {
-            let (us, them) = crate::morris::index::position(m.subspace, m.slot).unwrap_or((0, 0));
+            let (us, them) = mill::index::position(m.subspace, m.slot).unwrap_or((0, 0));
             progress.log(&format!(
                 "{sector} slot {}: stored {} but successors give {} ({})",
                 m.slot,
@@ -361,6 +361,5 @@ pub fn verify(args: VerifyArgs) -> CliResult {
 
 /// A moving-phase position (White to move) in the text format.
 fn describe(us: u32, them: u32) -> String {
-    crate::morris::position::Position::from_mover(us, them, crate::morris::position::Color::White)
-        .to_string()
+    mill::position::Position::from_mover(us, them, mill::position::Color::White).to_string()
 }

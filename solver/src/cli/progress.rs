@@ -2,11 +2,11 @@
 //! stderr is not a terminal or with `--quiet`) and one log line per
 //! finished unit of work.
 
-use crate::morris::database::GenerateObserver;
-use crate::morris::index::Subspace;
-use crate::morris::placement_tables::SectorObserver;
-use crate::morris::sector::Sector;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use mill::database::GenerateObserver;
+use mill::index::Subspace;
+use mill::placement_tables::SectorObserver;
+use mill::sector::Sector;
 use std::sync::Mutex;
 use tablebase::retro::Observer;
 

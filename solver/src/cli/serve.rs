@@ -2,7 +2,7 @@
 
 use super::nine_tb::TableArgs;
 use super::CliResult;
-use crate::server::{run, Config, TableMemory};
+use server::{run, Config, TableMemory};
 use std::net::SocketAddr;
 use std::time::Duration;
 

@@ -1,19 +1,19 @@
 //! `solver six` subcommands: Six Men's Morris (16 points, 6 stones) through
-//! the family engine ([`crate::morris::family`]), flying on or off. The
+//! the family engine ([`mill::family`]), flying on or off. The
 //! verbs are written once, generic over the board, for the family's
 //! variants to share.
 
 use super::{print_json, CliResult};
-use crate::morris::board::{Board, Six};
-use crate::morris::family::files;
-use crate::morris::family::game::{
+use clap::Subcommand;
+use mill::board::{Board, Six};
+use mill::family::files;
+use mill::family::game::{
     self, divide, draw, ending, format_position, legal_moves, move_text, parse_position, Ending,
 };
-use crate::morris::family::solve::Solution;
-use crate::morris::position::{Color, Move, Position};
-use crate::morris::sector::TableId;
-use crate::morris::variant::RuleSet;
-use clap::Subcommand;
+use mill::family::solve::Solution;
+use mill::position::{Color, Move, Position};
+use mill::sector::TableId;
+use mill::variant::RuleSet;
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::Instant;

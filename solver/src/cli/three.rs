@@ -2,10 +2,10 @@
 //! the perfect player. One function per subcommand.
 
 use super::{print_json, CliResult};
-use crate::morris::position::Color;
-use crate::morris::three::solve::Solution;
-use crate::morris::three::{parse_move, report, Position};
 use clap::Subcommand;
+use mill::position::Color;
+use mill::three::solve::Solution;
+use mill::three::{parse_move, report, Position};
 use serde_json::json;
 use std::io::{BufRead, Write};
 use std::time::Instant;
@@ -147,7 +147,7 @@ fn solve(json: bool) -> CliResult {
 fn show(words: &[String], svg: Option<&std::path::Path>, json: bool) -> CliResult {
     let pos = super::parse_position(words, Position::start())?;
     if let Some(file) = svg {
-        super::write_file(file, &crate::morris::svg::three_svg(&pos))?;
+        super::write_file(file, &mill::svg::three_svg(&pos))?;
     }
     let moves: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
     if json {

@@ -1,16 +1,16 @@
 //! `solver toguz` subcommands: replay, perft, search, play, match, train.
 
 use super::{print_json, CliResult};
-use crate::toguz::endgame::GameResult;
-use crate::toguz::linear::LinearEval;
-use crate::toguz::notation::{diagram, move_notation, side_name, MoveText};
-use crate::toguz::search::{score_text, Config, Engine, Iteration, Limits, Weights};
-use crate::toguz::selfplay::{self, Clock, EngineSpec, MatchOptions, Openings, RunOptions};
-use crate::toguz::train::{self, SelfPlayOptions, TrainOptions};
-use crate::toguz::{perft, pgn, Board, Outcome};
 use clap::Subcommand;
 use std::io::BufRead;
 use std::time::Instant;
+use toguz::endgame::GameResult;
+use toguz::linear::LinearEval;
+use toguz::notation::{diagram, move_notation, side_name, MoveText};
+use toguz::search::{score_text, Config, Engine, Iteration, Limits, Weights};
+use toguz::selfplay::{self, Clock, EngineSpec, MatchOptions, Openings, RunOptions};
+use toguz::train::{self, SelfPlayOptions, TrainOptions};
+use toguz::{perft, pgn, Board, Outcome};
 
 /// Arguments of `solver toguz`.
 #[derive(clap::Args, Debug)]
@@ -294,7 +294,7 @@ impl SearchArgs {
             None => None,
         };
         if let Some(dir) = dir {
-            let tables = crate::toguz::egtb::Tables::open(dir).map_err(|e| e.to_string())?;
+            let tables = toguz::egtb::Tables::open(dir).map_err(|e| e.to_string())?;
             engine.set_tables(Some(std::sync::Arc::new(tables)));
         }
         Ok(engine)
@@ -418,7 +418,7 @@ pub fn run(args: Args) -> CliResult {
                 jobs: jobs.unwrap_or(if timed { 1 } else { 0 }),
                 clock,
                 sprt_stop: sprt,
-                sprt: crate::toguz::ladder::Sprt {
+                sprt: toguz::ladder::Sprt {
                     elo0,
                     elo1,
                     ..Default::default()
@@ -673,11 +673,7 @@ fn run_search(position: Option<&str>, args: &SearchArgs, json: bool) -> CliResul
     };
     let r = engine.search(&board, &limits, &mut report);
     if json {
-        return print_json(&crate::toguz::report::search_json(
-            &board,
-            limits.threads,
-            &r,
-        ));
+        return print_json(&toguz::report::search_json(&board, limits.threads, &r));
     }
     if let Some(best) = r.best {
         let mut after = board;
@@ -714,7 +710,7 @@ fn run_search(position: Option<&str>, args: &SearchArgs, json: bool) -> CliResul
 
 #[derive(serde::Serialize)]
 struct PlayEvent {
-    mover: crate::toguz::Side,
+    mover: toguz::Side,
     #[serde(rename = "move")]
     notation: String,
     position: String,
@@ -729,8 +725,8 @@ fn play(
     json: bool,
 ) -> CliResult {
     let human = match side {
-        "w" | "white" => crate::toguz::Side::White,
-        "b" | "black" => crate::toguz::Side::Black,
+        "w" | "white" => toguz::Side::White,
+        "b" | "black" => toguz::Side::Black,
         other => return Err(format!("--side must be `w` or `b` (got `{other}`)")),
     };
     let mut board = parse_position(position)?;

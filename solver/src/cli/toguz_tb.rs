@@ -3,14 +3,14 @@
 use super::nine_tb::with_threads;
 use super::progress::Progress;
 use super::{print_json, CliResult};
-use crate::toguz::egtb::check::{check_layer, CheckReport};
-use crate::toguz::egtb::database::{self, pair_positions, positions_up_to, GenerateObserver};
-use crate::toguz::egtb::index::{Layer, Tuzdyks, MAX_STONES};
-use crate::toguz::egtb::Tables;
-use crate::toguz::notation::diagram;
-use crate::toguz::Board;
 use serde_json::json;
 use std::path::PathBuf;
+use toguz::egtb::check::{check_layer, CheckReport};
+use toguz::egtb::database::{self, pair_positions, positions_up_to, GenerateObserver};
+use toguz::egtb::index::{Layer, Tuzdyks, MAX_STONES};
+use toguz::egtb::Tables;
+use toguz::notation::diagram;
+use toguz::Board;
 
 /// Where the tables are.
 #[derive(clap::Args, Debug, Clone)]
@@ -232,7 +232,7 @@ pub fn stats(args: StatsArgs) -> CliResult {
             open_ended += values
                 .iter()
                 .filter(|&&b| {
-                    let (m, o) = crate::toguz::egtb::graph::unpack(b);
+                    let (m, o) = toguz::egtb::graph::unpack(b);
                     m + o < stones
                 })
                 .count() as u64;
@@ -336,8 +336,8 @@ pub fn verify(args: VerifyArgs) -> CliResult {
 }
 
 /// A game result as an outcome (win / draw / loss, with `flip`).
-fn outcome(r: crate::toguz::endgame::GameResult) -> tablebase::Outcome {
-    use crate::toguz::endgame::GameResult;
+fn outcome(r: toguz::endgame::GameResult) -> tablebase::Outcome {
+    use toguz::endgame::GameResult;
     match r {
         GameResult::Win => tablebase::Outcome::Win,
         GameResult::Draw => tablebase::Outcome::Draw,

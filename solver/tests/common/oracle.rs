@@ -10,7 +10,7 @@
 
 #![allow(dead_code)]
 
-use solver::morris::position::{Color, Position};
+use mill::position::{Color, Position};
 use std::collections::HashMap;
 
 /// Most points of a board of the family.

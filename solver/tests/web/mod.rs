@@ -5,9 +5,9 @@
 
 #![allow(dead_code)]
 
-use solver::morris::database::{generate, GenerateObserver};
-use solver::morris::position::Rules;
-use solver::server::{serve, AppState, Config};
+use mill::database::{generate, GenerateObserver};
+use mill::position::Rules;
+use server::{serve, AppState, Config};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};

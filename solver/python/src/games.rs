@@ -1,0 +1,145 @@
+//! Three Men's Morris probes and the Toguz Kumalak search for Python; both
+//! answer with the object the command line prints with `--json`.
+
+use super::{MoveError, PositionError, SolverError};
+use mill::three::solve::Solution;
+use mill::three::{parse_move, Position};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use serde_json::json;
+use std::sync::OnceLock;
+use std::time::Duration;
+use toguz::search::{Config, Engine, Limits};
+use toguz::Board;
+
+/// A JSON value as the Python object `json.loads` makes of it.
+fn to_python<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    py.import("json")?
+        .call_method1("loads", (value.to_string(),))
+}
+
+/// The Three Men's Morris solution, solved at the first call (milliseconds).
+fn solution() -> PyResult<&'static Solution> {
+    static SOLUTION: OnceLock<Solution> = OnceLock::new();
+    if let Some(s) = SOLUTION.get() {
+        return Ok(s);
+    }
+    let s = Solution::solve().map_err(|e| SolverError::new_err(format!("solving failed: {e}")))?;
+    Ok(SOLUTION.get_or_init(|| s))
+}
+
+/// Three Men's Morris: the value of `position` (its text, the start
+/// position `......... w 3 3` when omitted) after `moves` ("b2 a1 …"), and
+/// every legal move's value — the object of `solver three probe --json`:
+/// `position`, `to_move`, `value`, `plies` (to the end of the game under
+/// perfect play), `finished`, `moves` (each `move`, `value`, `plies`).
+#[pyfunction]
+#[pyo3(signature = (position = None, moves = ""))]
+fn three_probe<'py>(
+    py: Python<'py>,
+    position: Option<&str>,
+    moves: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    let mut pos = match position {
+        None => Position::start(),
+        Some(text) => text
+            .parse::<Position>()
+            .map_err(|e| PositionError::new_err(format!("bad position: {e}")))?,
+    };
+    for (i, text) in moves.split_whitespace().enumerate() {
+        let m = parse_move(&pos, text)
+            .map_err(|e| MoveError::new_err(format!("move {} ({text}): {e}", i + 1)))?;
+        pos = pos.play(m);
+    }
+    let sol = solution()?;
+    let value = sol.value(&pos);
+    let list: Vec<_> = sol
+        .moves(&pos)
+        .iter()
+        .map(|(m, v)| {
+            json!({"move": m.to_string(), "value": v.outcome().as_str(), "plies": v.distance()})
+        })
+        .collect();
+    to_python(
+        py,
+        &json!({
+            "position": pos.to_string(),
+            "to_move": pos.to_move.name(),
+            "value": value.outcome().as_str(),
+            "plies": value.distance(),
+            "finished": pos.finished(),
+            "moves": list,
+        }),
+    )
+}
+
+/// Toguz Kumalak: search `position` (its text, the start position when
+/// omitted) with the engine of `solver toguz search`, for `time` seconds,
+/// to `depth` plies and/or `nodes` nodes (at least one limit), on `threads`
+/// threads (1 is deterministic) with a `hash_mib` transposition table. The
+/// GIL is released while it searches. Returns the object of
+/// `solver toguz search --json`: `position`, `threads`, `best` (hole 1..9),
+/// `score` (centi-stones for the side to move; beyond ±29000 a won game),
+/// `pv`, `depth`, `nodes`, `seconds`, `nps`, `iterations`, `exact`.
+#[pyfunction]
+#[pyo3(signature = (position = None, *, time = None, depth = None, nodes = None, threads = 1, hash_mib = 64))]
+fn toguz_search<'py>(
+    py: Python<'py>,
+    position: Option<&str>,
+    time: Option<f64>,
+    depth: Option<i32>,
+    nodes: Option<u64>,
+    threads: usize,
+    hash_mib: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    let board = position
+        .unwrap_or("start")
+        .parse::<Board>()
+        .map_err(|e| PositionError::new_err(format!("position: {e}")))?;
+    if time.is_none() && depth.is_none() && nodes.is_none() {
+        return Err(PyValueError::new_err("give time, depth or nodes"));
+    }
+    if let Some(t) = time {
+        if !(t.is_finite() && t > 0.0) {
+            return Err(PyValueError::new_err(format!(
+                "time must be a positive number of seconds (got {t})"
+            )));
+        }
+    }
+    if depth.is_some_and(|d| !(1..=100).contains(&d)) {
+        return Err(PyValueError::new_err("depth must be 1..100"));
+    }
+    if !(1..=256).contains(&threads) {
+        return Err(PyValueError::new_err("threads must be 1..256"));
+    }
+    if !(1..=65536).contains(&hash_mib) {
+        return Err(PyValueError::new_err("hash_mib must be 1..65536"));
+    }
+    if let Some(o) = board.outcome() {
+        return Err(PositionError::new_err(format!("the game is over ({o:?})")));
+    }
+    let limits = Limits {
+        depth,
+        time: time.map(Duration::from_secs_f64),
+        nodes,
+        threads,
+    };
+    let result = py.allow_threads(|| {
+        let mut engine = Engine::new(Config {
+            tt_mb: hash_mib,
+            ..Config::default()
+        });
+        engine.search(&board, &limits, &mut |_| {})
+    });
+    let mut out = serde_json::to_value(&result).map_err(|e| SolverError::new_err(e.to_string()))?;
+    out["position"] = board.to_string().into();
+    out["threads"] = threads.into();
+    to_python(py, &out)
+}
+
+/// Add the Three Men's Morris and Toguz Kumalak functions to the module.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(three_probe, m)?)?;
+    m.add_function(wrap_pyfunction!(toguz_search, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,639 @@
+//! Nine Men's Morris for Python: `Position`, `Move`, `Tablebases` (probes
+//! through [`Analyst`], the implementation behind `solver nine probe`),
+//! `Analysis` and `MoveValue`.
+//!
+//! Points are numbered 0..23 in reading order (`a7 d7 g7 b6 … a1 d1 g1`),
+//! the order of the position text and of OpenSpiel's `nine_mens_morris`.
+
+use super::{batch, MoveError, PositionError, SolverError, TablebaseError};
+use mill::analysis::{Analysis, AnalysisError, Analyst, MoveValue, SearchOptions};
+use mill::geometry::NINE_READING;
+use mill::movegen::{apply, game_over, legal_moves};
+use mill::notation::{draw_nine, move_order, parse_move, point, reading_rank};
+use mill::position::{Color, Move, Position, Rules};
+use mill::probe::{ProbeError, Tablebases};
+use numpy::{PyArray1, PyArray2};
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// Internal point of each reading-order index (`a7` is 0, `g1` is 23).
+pub(crate) fn reading_points() -> &'static [u8; 24] {
+    static MAP: OnceLock<[u8; 24]> = OnceLock::new();
+    MAP.get_or_init(|| {
+        std::array::from_fn(|i| point(NINE_READING[i]).expect("a point of the board"))
+    })
+}
+
+/// Reading-order index of an internal point.
+fn reading(p: u8) -> u8 {
+    reading_rank(p) as u8
+}
+
+/// The exception for an error of analysing a position, with its message.
+pub(crate) fn analysis_error(e: AnalysisError) -> PyErr {
+    match e {
+        AnalysisError::Probe(e) => probe_error(e),
+        AnalysisError::Threads(_) => SolverError::new_err(e.to_string()),
+    }
+}
+
+/// The exception for a probing error, with its message.
+pub(crate) fn probe_error(e: ProbeError) -> PyErr {
+    match e {
+        ProbeError::Illegal(_) | ProbeError::Placement => PositionError::new_err(e.to_string()),
+        ProbeError::Table(_) | ProbeError::NoDirectory(_) => TablebaseError::new_err(e.to_string()),
+    }
+}
+
+/// Parse a position text, with the command line's message on error.
+pub(crate) fn parse_position(text: &str) -> PyResult<Position> {
+    text.parse::<Position>()
+        .map_err(|e| PositionError::new_err(format!("bad position: {e}")))
+}
+
+fn color_letter(c: Color) -> &'static str {
+    match c {
+        Color::White => "w",
+        Color::Black => "b",
+    }
+}
+
+/// A position given from Python: a `Position` or its text.
+#[derive(FromPyObject)]
+pub(crate) enum PositionArg {
+    /// A `Position` object.
+    Position(PyPosition),
+    /// A position text.
+    Text(String),
+}
+
+impl PositionArg {
+    /// The position (a text is parsed and checked).
+    pub(crate) fn position(self) -> PyResult<Position> {
+        match self {
+            PositionArg::Position(p) => Ok(p.0),
+            PositionArg::Text(t) => parse_position(&t),
+        }
+    }
+}
+
+/// A move given from Python: a `Move` object or its text.
+#[derive(FromPyObject)]
+pub(crate) enum MoveArg {
+    /// A `Move` object.
+    Move(PyMove),
+    /// A move text such as `d6`, `d6-d5` or `d6-d5xg7`.
+    Text(String),
+}
+
+/// The legal move `m` names in `pos`, with the command line's messages.
+fn resolve_move(pos: &Position, rules: Rules, m: MoveArg) -> PyResult<Move> {
+    match m {
+        MoveArg::Text(text) => parse_move(pos, rules, &text)
+            .map_err(|e| MoveError::new_err(format!("move `{text}`: {e}"))),
+        MoveArg::Move(m) => {
+            if legal_moves(pos, rules).contains(&m.0) {
+                Ok(m.0)
+            } else {
+                Err(MoveError::new_err(format!(
+                    "move `{}`: not a legal move in {pos}",
+                    m.0
+                )))
+            }
+        }
+    }
+}
+
+/// A Nine Men's Morris position: the stones of both colours, the side to
+/// move and the stones in hand. Immutable and hashable.
+///
+/// `Position()` is the start position; `Position(text)` parses the text
+/// format of `docs/notation.md`, e.g.
+/// `Position("WW....BBB....BW......W.. w 0 0")`, and raises `PositionError`
+/// for a bad or illegal position.
+#[pyclass(name = "Position", module = "mill_solver", frozen, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct PyPosition(pub(crate) Position);
+
+#[pymethods]
+impl PyPosition {
+    #[new]
+    #[pyo3(signature = (text = None))]
+    fn new(text: Option<&str>) -> PyResult<PyPosition> {
+        match text {
+            None => Ok(PyPosition(Position::start())),
+            Some(t) => parse_position(t).map(PyPosition),
+        }
+    }
+
+    /// The start position `........................ w 9 9`.
+    #[staticmethod]
+    fn start() -> PyPosition {
+        PyPosition(Position::start())
+    }
+
+    /// A position from 24 cells in reading order (0 empty, 1 White,
+    /// 2 Black), the side to move (`"w"` or `"b"`) and the stones in hand
+    /// `(white, black)`. Raises `PositionError` if it is not legal.
+    #[staticmethod]
+    fn from_board(board: Vec<i64>, to_move: &str, hands: (u8, u8)) -> PyResult<PyPosition> {
+        if board.len() != 24 {
+            return Err(PositionError::new_err(format!(
+                "bad position: the board has 24 points, found {}",
+                board.len()
+            )));
+        }
+        let mut cells = String::with_capacity(24);
+        for (i, &c) in board.iter().enumerate() {
+            cells.push(match c {
+                0 => '.',
+                1 => 'W',
+                2 => 'B',
+                _ => {
+                    return Err(PositionError::new_err(format!(
+                        "bad position: cell {i} ({}) must be 0 (empty), 1 (White) or 2 (Black), found {c}",
+                        NINE_READING[i]
+                    )))
+                }
+            });
+        }
+        parse_position(&format!("{cells} {to_move} {} {}", hands.0, hands.1)).map(PyPosition)
+    }
+
+    /// The 24 cells in reading order: 0 empty, 1 White, 2 Black.
+    #[getter]
+    fn board(&self) -> Vec<u32> {
+        reading_points()
+            .iter()
+            .map(|&p| {
+                if self.0.stones[0] >> p & 1 == 1 {
+                    1
+                } else if self.0.stones[1] >> p & 1 == 1 {
+                    2
+                } else {
+                    0
+                }
+            })
+            .collect()
+    }
+
+    /// The side to move: `"w"` or `"b"`.
+    #[getter]
+    fn to_move(&self) -> &'static str {
+        color_letter(self.0.to_move)
+    }
+
+    /// Stones in hand `(white, black)`.
+    #[getter]
+    fn hands(&self) -> (u8, u8) {
+        (self.0.hand[0], self.0.hand[1])
+    }
+
+    /// Stones on the board `(white, black)`.
+    #[getter]
+    fn stones(&self) -> (u32, u32) {
+        (self.0.stones[0].count_ones(), self.0.stones[1].count_ones())
+    }
+
+    /// Whether the side to move still has stones to place.
+    #[getter]
+    fn placing(&self) -> bool {
+        self.0.placing()
+    }
+
+    /// The legal moves in reading order (a move that closes a mill comes
+    /// once per stone it may remove). Empty when the game is over.
+    #[pyo3(signature = (flying = true))]
+    fn legal_moves(&self, flying: bool) -> Vec<PyMove> {
+        let mut moves = legal_moves(&self.0, Rules { flying });
+        moves.sort_by_key(move_order);
+        moves.into_iter().map(PyMove).collect()
+    }
+
+    /// The position after `move` (a `Move` or its text). Raises `MoveError`
+    /// with the reason when it is not legal.
+    #[pyo3(signature = (r#move, flying = true))]
+    fn play(&self, r#move: MoveArg, flying: bool) -> PyResult<PyPosition> {
+        let m = resolve_move(&self.0, Rules { flying }, r#move)?;
+        Ok(PyPosition(apply(&self.0, m)))
+    }
+
+    /// Why the game is over (the side to move has lost), or `None`.
+    #[pyo3(signature = (flying = true))]
+    fn game_over(&self, flying: bool) -> Option<&'static str> {
+        game_over(&self.0, Rules { flying }).map(|g| g.describe())
+    }
+
+    /// The same position with the colours swapped.
+    fn swap_colors(&self) -> PyPosition {
+        PyPosition(self.0.swap_colors())
+    }
+
+    /// The canonical image under the 16 board symmetries and the index of
+    /// the symmetry that maps this position to it.
+    fn canonical(&self) -> (PyPosition, usize) {
+        let (p, op) = self.0.canonical();
+        (PyPosition(p), op)
+    }
+
+    /// The board drawn in ASCII with coordinates.
+    fn draw(&self) -> String {
+        draw_nine(&self.0)
+    }
+
+    /// One row of the arrays `Tablebases.probe_many` takes:
+    /// `[white, black, to_move, white_hand, black_hand]`, where bit `i` of
+    /// `white`/`black` is point `i` in reading order and `to_move` is 0 for
+    /// White, 1 for Black.
+    fn to_array(&self) -> [u32; 5] {
+        batch::encode(&self.0)
+    }
+
+    fn __str__(&self) -> String {
+        self.0.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Position('{}')", self.0)
+    }
+}
+
+/// A legal move: a placement, slide or fly, with the removal of an opponent
+/// stone when it closes a mill. Points are reading-order indices 0..23
+/// (OpenSpiel's numbering); `str(move)` is the notation (`d6`, `d6-d5`,
+/// `d6-d5xg7`).
+#[pyclass(name = "Move", module = "mill_solver", frozen, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct PyMove(pub(crate) Move);
+
+#[pymethods]
+impl PyMove {
+    /// Parse `text` as a move in `position`; raises `MoveError` with the
+    /// reason when it is not legal there.
+    #[staticmethod]
+    #[pyo3(signature = (position, text, flying = true))]
+    fn parse(position: PositionArg, text: String, flying: bool) -> PyResult<PyMove> {
+        let pos = position.position()?;
+        resolve_move(&pos, Rules { flying }, MoveArg::Text(text)).map(PyMove)
+    }
+
+    /// The point the stone leaves (slides and flies), `None` for a placement.
+    #[getter(from_point)]
+    fn origin(&self) -> Option<u8> {
+        self.0.from().map(reading)
+    }
+
+    /// The point the stone arrives on.
+    #[getter]
+    fn to_point(&self) -> u8 {
+        reading(self.0.to())
+    }
+
+    /// The opponent stone removed, `None` if the move closes no mill.
+    #[getter]
+    fn removal(&self) -> Option<u8> {
+        self.0.removal().map(reading)
+    }
+
+    fn __str__(&self) -> String {
+        self.0.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Move('{}')", self.0)
+    }
+}
+
+/// A legal move with its value for the side that plays it.
+#[pyclass(name = "MoveValue", module = "mill_solver", frozen)]
+#[derive(Clone)]
+pub struct PyMoveValue(pub(crate) MoveValue);
+
+#[pymethods]
+impl PyMoveValue {
+    /// The move.
+    #[getter]
+    fn r#move(&self) -> PyMove {
+        PyMove(self.0.mv)
+    }
+
+    /// `"win"`, `"draw"` or `"loss"` for the mover.
+    #[getter]
+    fn value(&self) -> &'static str {
+        self.0.value.as_str()
+    }
+
+    /// Plies to conversion (moving phase), `None` when not known
+    /// (placement search) or for a draw.
+    #[getter]
+    fn dtc(&self) -> Option<u16> {
+        self.0.dtc
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "MoveValue('{}', '{}', {})",
+            self.0.mv,
+            self.0.value.as_str(),
+            self.0.dtc.map_or("None".to_string(), |d| d.to_string())
+        )
+    }
+}
+
+/// The answer about one position: its value, distance to conversion and
+/// every legal move with its value, best first — the answer of
+/// `solver nine probe`.
+#[pyclass(name = "Analysis", module = "mill_solver", frozen)]
+pub struct PyAnalysis(pub(crate) Analysis);
+
+#[pymethods]
+impl PyAnalysis {
+    /// The position analysed.
+    #[getter]
+    fn position(&self) -> PyPosition {
+        PyPosition(self.0.position)
+    }
+
+    /// `"win"`, `"draw"` or `"loss"` for the side to move.
+    #[getter]
+    fn value(&self) -> &'static str {
+        self.0.value.as_str()
+    }
+
+    /// Plies to conversion (moving phase; 0 for a finished game), `None`
+    /// for a draw or a placement position.
+    #[getter]
+    fn dtc(&self) -> Option<u16> {
+        self.0.dtc
+    }
+
+    /// Where the answer came from: `"tables"`, `"search"` or `"game-over"`.
+    #[getter]
+    fn source(&self) -> &'static str {
+        self.0.source.as_str()
+    }
+
+    /// Every legal move with its value, best first.
+    #[getter]
+    fn moves(&self) -> Vec<PyMoveValue> {
+        self.0.moves.iter().copied().map(PyMoveValue).collect()
+    }
+
+    /// The best move, `None` when the game is over.
+    #[getter]
+    fn best(&self) -> Option<PyMoveValue> {
+        self.0.best().map(PyMoveValue)
+    }
+
+    /// The JSON text of `solver nine probe --json` (compact).
+    fn to_json(&self) -> String {
+        self.0.to_json().to_string()
+    }
+
+    /// The object of `solver nine probe --json` as a dict: `position`,
+    /// `value`, `dtc`, `source`, `moves` (each `move`, `value`, `dtc`).
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        py.import("json")?.call_method1("loads", (self.to_json(),))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Analysis('{}', value='{}', dtc={}, moves={})",
+            self.0.position,
+            self.0.value.as_str(),
+            self.0.dtc.map_or("None".to_string(), |d| d.to_string()),
+            self.0.moves.len()
+        )
+    }
+}
+
+type AnalystOf<'a> = Analyst<'a>;
+
+self_cell::self_cell!(
+    /// An [`Analyst`] together with the tablebases it borrows.
+    pub(crate) struct Engine {
+        owner: Arc<Tablebases>,
+        #[not_covariant]
+        dependent: AnalystOf,
+    }
+);
+
+/// A Nine Men's Morris tablebase directory opened for probing (the files
+/// of `solver nine generate`).
+///
+/// `Tablebases(dir, *, flying=True, memory="values", hash_mib=1024,
+/// threads=None)`: `memory` is `"values"` (each table decompressed whole
+/// into memory at its first probe: about one byte a position, 9 GB for all
+/// 49; fastest), `"outcomes"` (two bits a position, 2.2 GB for all 49, as
+/// `solver nine probe` does; distances read from the files) or `"mapped"`
+/// (memory-mapped files with a small block cache: least memory, slowest).
+/// `hash_mib` and `threads` size the placement search (`threads` defaults
+/// to all cores). Raises `TablebaseError` if `dir` does not exist; missing
+/// or damaged files are reported when a probe needs them.
+#[pyclass(name = "Tablebases", module = "mill_solver", frozen)]
+pub struct PyTablebases {
+    pub(crate) tb: Arc<Tablebases>,
+    pub(crate) engine: Mutex<Engine>,
+    dir: PathBuf,
+    memory: String,
+    flying: bool,
+}
+
+impl PyTablebases {
+    /// Run `f` on the analyst, without the GIL.
+    pub(crate) fn with_analyst<T: Send>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&mut Analyst<'_>) -> T + Send,
+    ) -> T {
+        py.allow_threads(|| {
+            let mut engine = self.engine.lock().unwrap_or_else(|e| e.into_inner());
+            engine.with_dependent_mut(|_, analyst| f(analyst))
+        })
+    }
+
+    fn rules(&self) -> Rules {
+        self.tb.rules()
+    }
+}
+
+#[pymethods]
+impl PyTablebases {
+    #[new]
+    #[pyo3(
+        signature = (dir = PathBuf::from("tablebases"), *, flying = true, memory = "values", hash_mib = 1024, threads = None),
+        text_signature = "(dir='tablebases', *, flying=True, memory='values', hash_mib=1024, threads=None)"
+    )]
+    fn new(
+        dir: PathBuf,
+        flying: bool,
+        memory: &str,
+        hash_mib: u64,
+        threads: Option<usize>,
+    ) -> PyResult<PyTablebases> {
+        let tb = Tablebases::open(&dir, Rules { flying }).map_err(probe_error)?;
+        let tb = match memory {
+            "values" => tb.in_memory(),
+            "outcomes" => tb.in_memory_wdl(),
+            "mapped" => tb,
+            other => {
+                return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                    "memory must be \"values\", \"outcomes\" or \"mapped\", found {other:?}"
+                )))
+            }
+        };
+        if hash_mib == 0 {
+            return Err(pyo3::exceptions::PyValueError::new_err(
+                "hash_mib must be at least 1",
+            ));
+        }
+        let mut options = SearchOptions {
+            hash_mib,
+            ..SearchOptions::default()
+        };
+        if let Some(t) = threads {
+            if t == 0 {
+                return Err(pyo3::exceptions::PyValueError::new_err(
+                    "threads must be at least 1",
+                ));
+            }
+            options.threads = t;
+        }
+        let tb = Arc::new(tb);
+        let engine = Engine::new(tb.clone(), |tb| Analyst::new(tb, options));
+        Ok(PyTablebases {
+            tb,
+            engine: Mutex::new(engine),
+            dir,
+            memory: memory.to_string(),
+            flying,
+        })
+    }
+
+    /// The directory.
+    #[getter]
+    fn directory(&self) -> PathBuf {
+        self.dir.clone()
+    }
+
+    /// Whether flying is allowed (the rule set of the tables).
+    #[getter]
+    fn flying(&self) -> bool {
+        self.flying
+    }
+
+    /// How the tables are held: `"values"`, `"outcomes"` or `"mapped"`.
+    #[getter]
+    fn memory(&self) -> &str {
+        &self.memory
+    }
+
+    /// Value, distance to conversion and every move's value of `position`
+    /// (a `Position` or its text; the start position when omitted), after
+    /// playing `moves` ("d6 d2 b4") from it — `solver nine probe`.
+    /// Moving-phase positions are read from the tables; placement positions
+    /// go through the placement search (seconds late in placement, about a
+    /// minute for the empty board with all tables on two cores).
+    #[pyo3(signature = (position = None, moves = None))]
+    fn probe(
+        &self,
+        py: Python<'_>,
+        position: Option<PositionArg>,
+        moves: Option<&str>,
+    ) -> PyResult<PyAnalysis> {
+        let mut pos = match position {
+            Some(p) => p.position()?,
+            None => Position::start(),
+        };
+        for text in moves.iter().flat_map(|m| m.split_whitespace()) {
+            let m = resolve_move(&pos, self.rules(), MoveArg::Text(text.to_string()))?;
+            pos = apply(&pos, m);
+        }
+        self.with_analyst(py, |a| a.analyse(&pos))
+            .map(PyAnalysis)
+            .map_err(analysis_error)
+    }
+
+    /// The perfect player's move in `position` (fastest conversion when
+    /// winning, slowest when losing), `None` when the game is over. Faster
+    /// than `probe` in the placement phase (one best move, not every value).
+    fn best_move(&self, py: Python<'_>, position: PositionArg) -> PyResult<Option<PyMoveValue>> {
+        let pos = position.position()?;
+        self.with_analyst(py, |a| a.best(&pos))
+            .map(|m| m.map(PyMoveValue))
+            .map_err(analysis_error)
+    }
+
+    /// Values of many positions at once: `positions` is a list of
+    /// `Position`s or texts, or an integer array of shape `(n, 5)` with rows
+    /// `[white, black, to_move, white_hand, black_hand]` (see
+    /// `Position.to_array`). Returns `(value, dtc)`, two arrays of length
+    /// `n`: `value` int8 (1 win, 0 draw, -1 loss for the side to move),
+    /// `dtc` int16 (plies to conversion, -1 when unknown: draws, placement
+    /// positions). Moving-phase positions are probed in parallel without the
+    /// GIL; placement positions go through the placement search one by one.
+    /// Raises on the first bad position, naming its index.
+    fn probe_many<'py>(
+        &self,
+        py: Python<'py>,
+        positions: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let positions = batch::positions(py, positions)?;
+        let (values, dtcs) = batch::probe(py, self, &positions)?;
+        let values = PyArray1::from_vec(py, values);
+        let dtcs = PyArray1::from_vec(py, dtcs);
+        PyTuple::new(py, [values.into_any(), dtcs.into_any()])
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Tablebases('{}', flying={}, memory='{}')",
+            self.dir.display(),
+            if self.flying { "True" } else { "False" },
+            self.memory
+        )
+    }
+}
+
+/// Rows `[white, black, to_move, white_hand, black_hand]` of many
+/// positions (a list of `Position`s or texts), as a `uint32` array of shape
+/// `(n, 5)` for `Tablebases.probe_many`.
+#[pyfunction]
+fn encode_positions<'py>(
+    py: Python<'py>,
+    positions: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyArray2<u32>>> {
+    let positions = batch::positions(py, positions)?;
+    let rows: Vec<Vec<u32>> = positions
+        .iter()
+        .map(|p| batch::encode(p).to_vec())
+        .collect();
+    if rows.is_empty() {
+        return Ok(numpy::PyArray2::zeros(py, [0, 5], false));
+    }
+    PyArray2::from_vec2(py, &rows).map_err(|e| SolverError::new_err(e.to_string()))
+}
+
+/// The positions of an array of rows `[white, black, to_move, white_hand,
+/// black_hand]` (the inverse of `encode_positions`).
+#[pyfunction]
+fn decode_positions(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<Vec<PyPosition>> {
+    Ok(batch::positions(py, array)?
+        .into_iter()
+        .map(PyPosition)
+        .collect())
+}
+
+/// Add the Nine Men's Morris classes and functions to the module.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyPosition>()?;
+    m.add_class::<PyMove>()?;
+    m.add_class::<PyMoveValue>()?;
+    m.add_class::<PyAnalysis>()?;
+    m.add_class::<PyTablebases>()?;
+    m.add_function(wrap_pyfunction!(encode_positions, m)?)?;
+    m.add_function(wrap_pyfunction!(decode_positions, m)?)?;
+    Ok(())
+}

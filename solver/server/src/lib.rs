@@ -1,0 +1,228 @@
+//! `solver serve`: the web board and the JSON API over HTTP (axum on
+//! tokio). The server owns no game logic: every answer comes from the same
+//! library functions as the CLI's `--json` (`Analysis::to_json`,
+//! `morris::report`, `morris::three::report`, `toguz::report`), so the API
+//! and the command line cannot disagree.
+//!
+//! Safe by default: it binds to loopback unless told otherwise, answers
+//! only GET requests with bounded URIs, validates every parameter, takes no
+//! file path from a request, opens the tables read-only, runs at most one
+//! Nine Men's Morris placement search and a bounded number of Toguz
+//! searches at a time, and caps every search's time. See `docs/api.md`.
+
+mod assets;
+mod error;
+mod nine;
+mod three;
+mod toguz;
+
+pub use error::ApiError;
+
+use axum::extract::{Request, State};
+use axum::http::{header, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::Router;
+use mill::analysis::SearchOptions;
+use mill::position::Rules;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Longest accepted request URI (path and query), in bytes.
+pub const MAX_URI: usize = 2048;
+/// Longest accepted position text, in bytes.
+pub const MAX_POSITION: usize = 256;
+
+/// How the server is set up.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Nine Men's Morris tablebase directory (opened read-only; the Nine
+    /// Men's Morris API says plainly when it or a table is missing).
+    pub dir: PathBuf,
+    /// The Nine Men's Morris rule set.
+    pub rules: Rules,
+    /// How much of each table is kept in memory once first used.
+    pub memory: TableMemory,
+    /// The placement search behind Nine Men's Morris placement positions.
+    pub search: SearchOptions,
+    /// Longest a request waits for a placement search (the search itself
+    /// finishes in the background and keeps its table for the next one).
+    pub placement_wait: Duration,
+    /// Longest Toguz Kumalak search a request may ask for.
+    pub toguz_max_time: Duration,
+    /// Toguz Kumalak searches running at once (each on one thread).
+    pub toguz_searches: usize,
+    /// Transposition table of each Toguz search, MiB.
+    pub toguz_hash_mib: usize,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Config {
+            dir: PathBuf::from("tablebases"),
+            rules: Rules::default(),
+            memory: TableMemory::Outcomes,
+            search: SearchOptions {
+                hash_mib: 256,
+                threads: cores,
+            },
+            placement_wait: Duration::from_secs(60),
+            toguz_max_time: Duration::from_secs(10),
+            toguz_searches: cores,
+            toguz_hash_mib: 16,
+        }
+    }
+}
+
+/// How much of each Nine Men's Morris table the server keeps in memory
+/// (each table is loaded on first use).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TableMemory {
+    /// Memory-mapped files and their block caches only: least memory,
+    /// slowest placement searches.
+    Mapped,
+    /// Two-bit outcomes whole (2.2 GB for all 49 subspaces), for the
+    /// placement search, as `solver nine probe`; distances from the files.
+    Outcomes,
+    /// Whole tables with distances (about 9 GB for all 49): the fastest
+    /// probes.
+    Values,
+}
+
+/// Everything the handlers share.
+pub struct AppState {
+    nine: nine::NineState,
+    three: three::ThreeState,
+    toguz: toguz::ToguzState,
+}
+
+impl AppState {
+    /// Open the tables (lazily: a missing directory is reported by the
+    /// Nine Men's Morris API, not here), solve Three Men's Morris (a few
+    /// milliseconds) and start the placement search worker.
+    pub fn new(config: &Config) -> Result<Arc<AppState>, String> {
+        Ok(Arc::new(AppState {
+            nine: nine::NineState::new(config),
+            three: three::ThreeState::new()?,
+            toguz: toguz::ToguzState::new(config),
+        }))
+    }
+}
+
+/// The router: the web app, the API, JSON errors for anything else.
+pub fn router(state: Arc<AppState>) -> Router {
+    Router::new()
+        .merge(assets::routes())
+        .merge(nine::routes())
+        .merge(three::routes())
+        .merge(toguz::routes())
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(middleware::from_fn(guard))
+        .with_state(state)
+}
+
+async fn not_found() -> ApiError {
+    ApiError {
+        status: StatusCode::NOT_FOUND,
+        kind: "not-found",
+        message: "no such page or API path (see docs/api.md)".into(),
+    }
+}
+
+async fn method_not_allowed() -> ApiError {
+    ApiError {
+        status: StatusCode::METHOD_NOT_ALLOWED,
+        kind: "method-not-allowed",
+        message: "the server is read-only: only GET is answered".into(),
+    }
+}
+
+/// Refuse long URIs before any handler runs; mark every answer `nosniff`.
+async fn guard(request: Request, next: Next) -> Response {
+    let len = request
+        .uri()
+        .path_and_query()
+        .map_or(0, |p| p.as_str().len());
+    if len > MAX_URI {
+        return ApiError {
+            status: StatusCode::URI_TOO_LONG,
+            kind: "too-long",
+            message: format!("the request URI is longer than {MAX_URI} bytes"),
+        }
+        .into_response();
+    }
+    let mut response = next.run(request).await;
+    response.headers_mut().insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        header::HeaderValue::from_static("nosniff"),
+    );
+    response
+}
+
+/// Serve on a bound listener until the process ends.
+pub async fn serve(listener: tokio::net::TcpListener, state: Arc<AppState>) -> std::io::Result<()> {
+    axum::serve(listener, router(state)).await
+}
+
+/// Bind `addr`, print the address, serve (blocking; for `solver serve`).
+pub fn run(addr: std::net::SocketAddr, config: &Config) -> Result<(), String> {
+    let state = AppState::new(config)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the server runtime: {e}"))?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+        let local = listener.local_addr().map_err(|e| e.to_string())?;
+        println!("serving the web board on http://{local}/ (Ctrl-C stops)");
+        if !local.ip().is_loopback() {
+            eprintln!("warning: listening on {local}, reachable from other machines");
+        }
+        serve(listener, state).await.map_err(|e| e.to_string())
+    })
+}
+
+/// The `position` parameter: present, not too long.
+fn position_param(params: &Params) -> Result<&str, ApiError> {
+    let text = params
+        .position
+        .as_deref()
+        .ok_or_else(|| ApiError::bad_request("missing parameter `position`"))?;
+    if text.len() > MAX_POSITION {
+        return Err(ApiError::bad_request(format!(
+            "`position` is longer than {MAX_POSITION} bytes"
+        )));
+    }
+    Ok(text.trim())
+}
+
+/// Query parameters of the API.
+#[derive(serde::Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+struct Params {
+    /// A position in the game's text format (URL-encoded).
+    position: Option<String>,
+    /// Toguz search time in seconds.
+    time: Option<String>,
+}
+
+/// Query extraction with a JSON error.
+type Query = Result<axum::extract::Query<Params>, axum::extract::rejection::QueryRejection>;
+
+fn params(query: Query) -> Result<Params, ApiError> {
+    query
+        .map(|q| q.0)
+        .map_err(|e| ApiError::bad_request(e.body_text()))
+}
+
+/// A JSON answer.
+fn json(value: serde_json::Value) -> Response {
+    axum::Json(value).into_response()
+}
+
+type Shared = State<Arc<AppState>>;
