@@ -1,6 +1,6 @@
 //! Lasker Morris through the family engine, checked against a separate,
 //! simple implementation of the rules written here from the text of
-//! `RULES.md` ("Lasker Morris": the Nine Men's Morris board from its
+//! `docs/rules.md` ("Lasker Morris": the Nine Men's Morris board from its
 //! picture and mill list, 10 stones, a side with stones in hand places or
 //! moves, flying at 3 stones on the board plus in hand): perft from the
 //! start and from hand-made positions, and the solved tables of the
@@ -30,7 +30,7 @@ use std::sync::OnceLock;
 use tablebase::retro::Silent;
 use tablebase::{Outcome, Value};
 
-/// The oracle's board: Nine Men's Morris's 16 lines of `RULES.md`, each a
+/// The oracle's board: Nine Men's Morris's 16 lines of `docs/rules.md`, each a
 /// mill whose consecutive points are adjacent.
 fn board24() -> Board24 {
     Board24::from_lines(&oracle::NINE_LINES, &oracle::READING_24)

@@ -1,6 +1,6 @@
 //! Morabaraba's rules layer through the family engine, checked against a
 //! separate, simple implementation of the rules written here from the text
-//! of `RULES.md` (the Nine Men's Morris board plus four diagonal lines,
+//! of `docs/rules.md` (the Nine Men's Morris board plus four diagonal lines,
 //! edges and mills; 12 stones; a full board after placement ends the game,
 //! `tests/common/oracle.rs`): perft from the start and from hand-made
 //! positions; the symmetry-reduced index against Burnside's lemma; the
@@ -30,7 +30,7 @@ use tablebase::{Outcome, Value};
 
 const N: usize = 24;
 
-/// The board of `RULES.md`: Nine Men's Morris's lines and the four
+/// The board of `docs/rules.md`: Nine Men's Morris's lines and the four
 /// diagonals, each a mill whose consecutive points are adjacent.
 fn board() -> oracle::Board {
     let lines: Vec<[&str; 3]> = oracle::NINE_LINES
@@ -211,7 +211,7 @@ fn every_subspace_matches_burnside() {
             total += check_burnside(w, b);
         }
     }
-    // The moving phase of Morabaraba (RULES.md: about 1.65 × 10^10).
+    // The moving phase of Morabaraba (docs/rules.md: about 1.65 × 10^10).
     assert!((16_400_000_000..16_600_000_000).contains(&total), "{total}");
 }
 

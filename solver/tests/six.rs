@@ -1,6 +1,6 @@
 //! Six Men's Morris through the family engine, checked against a separate,
 //! simple implementation of the rules written here from the text of
-//! `RULES.md` (its own board lists, point numbering and move generation):
+//! `docs/rules.md` (its own board lists, point numbering and move generation):
 //! perft from the start and from hand-made positions, and the solved
 //! tables of the reduced games (3 and 4 stones a side) against a forward,
 //! definition-level solver over every position reachable from the start.
@@ -20,7 +20,7 @@ use mill::variant::RuleSet;
 use tablebase::retro::Silent;
 use tablebase::Outcome;
 
-/// The board of `RULES.md`, by name: points in alphabetical order.
+/// The board of `docs/rules.md`, by name: points in alphabetical order.
 const POINTS: [&str; 16] = [
     "a1", "a3", "a5", "b2", "b3", "b4", "c1", "c2", "c4", "c5", "d2", "d3", "d4", "e1", "e3", "e5",
 ];

@@ -1,5 +1,5 @@
 //! Perft from the start position against the published figures
-//! (RULES.md: 9, 73, 613, 5199, 43184, 360035 at depths 1..6).
+//! (docs/rules.md: 9, 73, 613, 5199, 43184, 360035 at depths 1..6).
 
 use toguz::{perft, Board};
 

@@ -179,7 +179,7 @@ fn toguz_search_is_capped_and_shaped_like_the_cli() {
         .map(|m| m["hole"].as_u64().unwrap())
         .collect();
     assert_eq!(holes, (1..=9).collect::<Vec<_>>());
-    // RULES.md: the first stone goes back into the emptied hole, so hole 1's
+    // docs/rules.md: the first stone goes back into the emptied hole, so hole 1's
     // nine stones end in White's hole 9 (no capture on one's own side).
     assert_eq!(show["moves"][0]["move"], "19");
     assert_eq!(

@@ -89,7 +89,7 @@ pub const NINE_READING: [&str; 24] = [
     "d3", "e3", "b2", "d2", "f2", "a1", "d1", "g1",
 ];
 
-/// The 16 mills of Nine Men's Morris, as listed in `RULES.md`.
+/// The 16 mills of Nine Men's Morris, as listed in `docs/rules.md`.
 pub const NINE_MILLS: [[&str; 3]; 16] = [
     ["a7", "d7", "g7"],
     ["b6", "d6", "f6"],
@@ -109,7 +109,7 @@ pub const NINE_MILLS: [[&str; 3]; 16] = [
     ["g7", "g4", "g1"],
 ];
 
-/// The 32 edges of the Nine Men's Morris board (drawing of `RULES.md`).
+/// The 32 edges of the Nine Men's Morris board (drawing of `docs/rules.md`).
 pub const NINE_EDGES: [[&str; 2]; 32] = [
     ["a7", "d7"],
     ["d7", "g7"],
@@ -202,7 +202,7 @@ pub const SIX_READING: [&str; 16] = [
     "a5", "c5", "e5", "b4", "c4", "d4", "a3", "b3", "d3", "e3", "b2", "c2", "d2", "a1", "c1", "e1",
 ];
 
-/// The 8 mills of Six Men's Morris (the sides of the two squares, `RULES.md`).
+/// The 8 mills of Six Men's Morris (the sides of the two squares, `docs/rules.md`).
 pub const SIX_MILLS: [[&str; 3]; 8] = [
     ["a5", "c5", "e5"],
     ["e5", "e3", "e1"],
@@ -625,7 +625,7 @@ mod tests {
         assert_eq!(g.mills.len(), 8);
         let edges: u32 = g.adjacent.iter().map(|a| a.count_ones()).sum();
         assert_eq!(edges, 40);
-        // RULES.md: 16 automorphisms, the square's 8 with or without
+        // docs/rules.md: 16 automorphisms, the square's 8 with or without
         // swapping the squares; they are the drawing's symmetries.
         assert_eq!(g.symmetries.len(), 16);
         check_group(&g);
@@ -640,7 +640,7 @@ mod tests {
         let edges: u32 = g.adjacent.iter().map(|a| a.count_ones()).sum();
         assert_eq!(edges, 80);
         check_group(&g);
-        // RULES.md: the same 16 automorphisms as Nine Men's Morris.
+        // docs/rules.md: the same 16 automorphisms as Nine Men's Morris.
         assert_eq!(g.symmetries, Geometry::nine().symmetries);
     }
 

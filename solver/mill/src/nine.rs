@@ -7,7 +7,7 @@
 //! midpoints and odd k corners. Each ring is one byte, which turns the eight
 //! square symmetries into byte permutations and the inner/outer swap into a
 //! byte swap. [`super::geometry::Geometry::nine`] builds the same board from
-//! the names of `RULES.md`; the tests check that both agree.
+//! the names of `docs/rules.md`; the tests check that both agree.
 
 use super::geometry::Bits;
 

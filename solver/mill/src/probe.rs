@@ -390,7 +390,7 @@ impl Tablebases {
                 } else {
                     self.probe_bits(child.us(), child.them())?
                 };
-                Ok((m, after_move(v, m.removal().is_some())))
+                Ok((m, Value::after_move(v, m.removal().is_some())))
             })
             .collect()
     }
@@ -400,7 +400,7 @@ impl Tablebases {
     /// draw; loss: slowest).
     pub fn best_moves(&self, pos: &Position) -> Result<Vec<(Move, Value)>, ProbeError> {
         let mut moves = self.move_values(pos)?;
-        moves.sort_by_key(|&(m, v)| (preference(v), m));
+        moves.sort_by_key(|&(m, v)| (std::cmp::Reverse(v), m));
         Ok(moves)
     }
 }
@@ -413,24 +413,4 @@ const SECTOR_CELLS: usize = 2000;
 fn sector_cell(s: Sector) -> usize {
     ((s.us as usize * 10 + s.them as usize) * 10 + s.us_hand as usize) * 2
         + (s.us_hand - s.them_hand) as usize
-}
-
-/// The value of a move for its mover, given the value `child` of the
-/// position it leads to (for the opponent).
-pub fn after_move(child: Value, conversion: bool) -> Value {
-    let plies = |d: u16| if conversion { 1 } else { d + 1 };
-    match (child.outcome(), child.distance()) {
-        (Outcome::Loss, Some(d)) => Value::win(plies(d)),
-        (Outcome::Win, Some(d)) => Value::loss(plies(d)),
-        _ => Value::DRAW,
-    }
-}
-
-/// Sort key of a value from its mover's view: smaller is better.
-pub fn preference(v: Value) -> (u8, i32) {
-    match (v.outcome(), v.distance()) {
-        (Outcome::Win, Some(d)) => (0, d as i32),
-        (Outcome::Loss, Some(d)) => (2, -(d as i32)),
-        _ => (1, 0),
-    }
 }

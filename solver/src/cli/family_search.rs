@@ -9,6 +9,7 @@
 
 use super::nine_probe::search_progress;
 use super::six::{play_with, side, GameArgs, Values};
+use super::CliError;
 use super::{print_json, CliResult};
 use mill::board::Board;
 use mill::family::files;
@@ -69,7 +70,10 @@ pub fn start<B: Board, I: Indexing>(
     json: bool,
 ) -> CliResult {
     if !dir.is_dir() {
-        return Err(format!("{}: no such tablebase directory", dir.display()));
+        return Err(CliError::from(format!(
+            "{}: no such tablebase directory",
+            dir.display()
+        )));
     }
     let game_rules = RuleSet {
         stones: args.stones,
@@ -116,9 +120,9 @@ pub fn start<B: Board, I: Indexing>(
         .with_order(order)
         .with_threads(threads)?
         .with_progress(1 << 24, search_progress(started, quiet));
-    let value = search.value(&pos).map_err(|e| e.to_string())?;
+    let value = search.value(&pos)?;
     let moves = if args.moves {
-        search.move_values(&pos).map_err(|e| e.to_string())?
+        search.move_values(&pos)?
     } else {
         Vec::new()
     };
@@ -211,10 +215,13 @@ pub fn play<B: Board, I: Indexing>(
     game: &GameArgs,
 ) -> CliResult {
     if !dir.is_dir() {
-        return Err(format!("{}: no such tablebase directory", dir.display()));
+        return Err(CliError::from(format!(
+            "{}: no such tablebase directory",
+            dir.display()
+        )));
     }
     eprintln!("loading the moving-phase outcomes (3..{stones} stones a side)...");
-    let tb = MovingOutcomes::<B, I>::load(dir, rules, stones, |_| {}).map_err(|e| e.to_string())?;
+    let tb = MovingOutcomes::<B, I>::load(dir, rules, stones, |_| {})?;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let search = PlacementSearch::with_table_mib(&tb, if stones <= 6 { 64 } else { 1024 })
         .with_threads(threads)?;

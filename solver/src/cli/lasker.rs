@@ -9,6 +9,7 @@ use super::six::{
     self, perft, play_with, print_position_value, show, value_text, Common, GameArgs, PerftArgs,
     ShowArgs, Values,
 };
+use super::CliError;
 use super::{print_json, CliResult};
 use clap::Subcommand;
 use mill::board::{Board, Nine};
@@ -156,19 +157,18 @@ fn generate(args: &TableArgs, threads: Option<usize>, quiet: bool) -> CliResult 
     let need = positions::<Nine>(rules.stones) * 2;
     if let Some(have) = total_memory() {
         if need > have as u128 {
-            return Err(format!(
+            return Err(CliError::from(format!(
                 "the {}-stone game keeps {:.1} GB of tables in memory, this machine has {:.1} GB \
                  (the full game needs the symmetry-reduced index and tables on disk: docs/results.md)",
                 rules.stones,
                 need as f64 / 1e9,
                 have as f64 / 1e9
-            ));
+            )));
         }
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.unwrap_or(0))
-        .build()
-        .map_err(|e| e.to_string())?;
+        .build()?;
     let json = args.common.json;
     let started = Instant::now();
     let sol = pool.install(|| {
@@ -187,11 +187,9 @@ fn generate(args: &TableArgs, threads: Option<usize>, quiet: bool) -> CliResult 
             }
         })
     });
-    let sol = sol.map_err(|e| e.to_string())?;
+    let sol = sol?;
     let solved = started.elapsed().as_secs_f64();
-    let bytes = pool
-        .install(|| files::write::<Nine>(&args.dir, &sol))
-        .map_err(|e| e.to_string())?;
+    let bytes = pool.install(|| files::write::<Nine>(&args.dir, &sol))?;
     let slots: u64 = sol.reports.iter().map(|r| r.slots).sum();
     let wdl = sol.reports.iter().fold([0u64; 3], |mut acc, r| {
         (0..3).for_each(|i| acc[i] += r.wdl[i]);
@@ -239,7 +237,7 @@ fn stats(args: &TableArgs) -> CliResult {
     let mut rows = Vec::new();
     let mut total = [0u64; 5];
     for s in sectors::<Nine>(rules.stones) {
-        let table = files::open::<Nine>(&args.dir, rules, s).map_err(|e| e.to_string())?;
+        let table = files::open::<Nine>(&args.dir, rules, s)?;
         let h = table.header().clone();
         total[0] += h.positions;
         total[1] += h.wins;
@@ -301,16 +299,16 @@ fn stats(args: &TableArgs) -> CliResult {
     Ok(())
 }
 
-fn load(args: &TableArgs) -> Result<(RuleSet, LaskerSolution<Nine>), String> {
+fn load(args: &TableArgs) -> Result<(RuleSet, LaskerSolution<Nine>), CliError> {
     let rules = rules(&args.common);
-    let sol = files::load::<Nine>(&args.dir, rules).map_err(|e| e.to_string())?;
+    let sol = files::load::<Nine>(&args.dir, rules)?;
     Ok((rules, sol))
 }
 
 fn verify(args: &TableArgs) -> CliResult {
     let (rules, sol) = load(args)?;
     let started = Instant::now();
-    let report = sol.verify().map_err(|e| e.to_string())?;
+    let report = sol.verify()?;
     let checked: u64 = report.iter().map(|r| r.1).sum();
     let bad: u64 = report.iter().map(|r| r.2).sum();
     let seconds = started.elapsed().as_secs_f64();
@@ -336,9 +334,9 @@ fn verify(args: &TableArgs) -> CliResult {
         );
     }
     if bad > 0 {
-        Err(format!(
+        Err(CliError::from(format!(
             "{bad} stored values differ from their recomputation"
-        ))
+        )))
     } else {
         Ok(())
     }

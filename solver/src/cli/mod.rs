@@ -6,6 +6,7 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+pub mod error;
 pub mod family_search;
 pub mod lasker;
 pub mod morabaraba;
@@ -51,8 +52,10 @@ pub enum Game {
     Serve(serve::Args),
 }
 
-/// Error type of the command line: one line of text.
-pub type CliResult = Result<(), String>;
+pub use error::CliError;
+
+/// What a command returns: nothing (it printed its answer) or why it failed.
+pub type CliResult = Result<(), CliError>;
 
 /// Parse the arguments, run the command, print a one-line error on failure.
 pub fn main() -> ExitCode {
@@ -68,28 +71,28 @@ pub fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("error: {message}");
-            ExitCode::FAILURE
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::from(error.exit_code())
         }
     }
 }
 
 /// Print a serialisable value as pretty JSON on stdout.
 pub fn print_json<T: serde::Serialize>(value: &T) -> CliResult {
-    let text = serde_json::to_string_pretty(value).map_err(|e| e.to_string())?;
+    let text = serde_json::to_string_pretty(value)?;
     println!("{text}");
     Ok(())
 }
 
 /// Write a text file (e.g. an SVG picture), with the path in the error.
 pub fn write_file(path: &std::path::Path, text: &str) -> CliResult {
-    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+    std::fs::write(path, text).map_err(CliError::file(path))
 }
 
 /// Parse a position given as command-line words (joined by spaces), or
 /// `start` when there are none.
-pub fn parse_position<T>(words: &[String], start: T) -> Result<T, String>
+pub fn parse_position<T>(words: &[String], start: T) -> Result<T, CliError>
 where
     T: std::str::FromStr,
     T::Err: std::fmt::Display,
@@ -100,5 +103,5 @@ where
     words
         .join(" ")
         .parse()
-        .map_err(|e| format!("bad position: {e}"))
+        .map_err(|e| CliError::input(format!("bad position: {e}")))
 }

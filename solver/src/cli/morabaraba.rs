@@ -7,6 +7,7 @@
 use super::family_search::{self, StartArgs};
 use super::progress::Progress;
 use super::six::{perft, rules, show, GameArgs, PerftArgs, ShowArgs};
+use super::CliError;
 use super::{print_json, CliResult};
 use clap::Subcommand;
 use mill::board::Morabaraba;
@@ -172,11 +173,11 @@ pub fn run(args: Args) -> CliResult {
 }
 
 /// A pool of `threads` workers (default: one per core).
-fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, String> {
+fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, CliError> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads.unwrap_or(0))
         .build()
-        .map_err(|e| e.to_string())
+        .map_err(CliError::from)
 }
 
 fn subspace_json(r: &SubspaceReport) -> serde_json::Value {
@@ -242,7 +243,7 @@ fn generate(args: &TableArgs, quiet: bool) -> CliResult {
             }
         });
     progress.done();
-    let reports = reports.map_err(|e| e.to_string())?;
+    let reports = reports?;
     let seconds = started.elapsed().as_secs_f64();
     let parts: Vec<&SubspaceReport> = reports.iter().flat_map(|r| &r.parts).collect();
     let slots: u64 = parts.iter().map(|p| p.slots).sum();
@@ -277,8 +278,7 @@ fn generate(args: &TableArgs, quiet: bool) -> CliResult {
 
 fn stats(args: &TableArgs) -> CliResult {
     let rules = args.rules();
-    let rows = moving_tables::stats::<Morabaraba>(&args.files.dir, rules, args.max_stones)
-        .map_err(|e| e.to_string())?;
+    let rows = moving_tables::stats::<Morabaraba>(&args.files.dir, rules, args.max_stones)?;
     let sum = |f: fn(&SubspaceReport) -> u64| rows.iter().map(f).sum::<u64>();
     let (positions, wins, draws, losses, bytes) = (
         sum(|r| r.positions),
@@ -315,8 +315,12 @@ fn verify(args: &TableArgs, sample: Option<u64>) -> CliResult {
     let rules = args.rules();
     let started = Instant::now();
     let json = args.files.json;
-    let reports =
-        moving_tables::verify::<Morabaraba>(&args.files.dir, rules, args.max_stones, sample, |r| {
+    let reports = moving_tables::verify::<Morabaraba>(
+        &args.files.dir,
+        rules,
+        args.max_stones,
+        sample,
+        |r| {
             if !json {
                 println!(
                     "{:>5}: {} positions recomputed, {} mismatches",
@@ -325,8 +329,8 @@ fn verify(args: &TableArgs, sample: Option<u64>) -> CliResult {
                     r.mismatches
                 );
             }
-        })
-        .map_err(|e| e.to_string())?;
+        },
+    )?;
     let checked: u64 = reports.iter().map(|r| r.checked).sum();
     let bad: u64 = reports.iter().map(|r| r.mismatches).sum();
     let seconds = started.elapsed().as_secs_f64();
@@ -347,9 +351,9 @@ fn verify(args: &TableArgs, sample: Option<u64>) -> CliResult {
         );
     }
     if bad > 0 {
-        Err(format!(
+        Err(CliError::from(format!(
             "{bad} stored values differ from their recomputation"
-        ))
+        )))
     } else {
         Ok(())
     }
@@ -367,7 +371,9 @@ fn value_text(v: Value) -> String {
 fn probe(words: &[String], args: &TableArgs) -> CliResult {
     let rules = args.rules();
     if words.is_empty() {
-        return Err("probe needs a position (the moving-phase tables hold no placement)".into());
+        return Err(CliError::from(
+            "probe needs a position (the moving-phase tables hold no placement)",
+        ));
     }
     let pos = parse_position::<Morabaraba>(&words.join(" "), rules)
         .map_err(|e| format!("bad position: {e}"))?;
@@ -376,25 +382,22 @@ fn probe(words: &[String], args: &TableArgs) -> CliResult {
             "the position has stones in hand: only moving-phase positions are in the tables".into(),
         );
     }
-    let lookup = |p: &Position| -> Result<Value, String> {
+    let lookup = |p: &Position| -> Result<Value, CliError> {
         match ending::<Morabaraba>(p, rules) {
             Some(Ending::Loss(_)) => Ok(Value::loss(0)),
             Some(Ending::FullBoardDraw) => Ok(Value::DRAW),
             None => moving_tables::value::<Morabaraba>(&args.files.dir, rules, p.us(), p.them())
-                .map_err(|e| e.to_string()),
+                .map_err(CliError::from),
         }
     };
     let value = lookup(&pos)?;
     let mut moves = Vec::new();
     for m in legal_moves::<Morabaraba>(&pos, rules) {
         let v = lookup(&game::apply(&pos, m))?;
-        let after = |d: u16| if m.removal().is_some() { 1 } else { d + 1 };
-        let mine = match (v.outcome(), v.distance()) {
-            (Outcome::Loss, Some(d)) => Value::win(after(d)),
-            (Outcome::Win, Some(d)) => Value::loss(after(d)),
-            _ => Value::DRAW,
-        };
-        moves.push((move_text::<Morabaraba>(m), mine));
+        moves.push((
+            move_text::<Morabaraba>(m),
+            Value::after_move(v, m.removal().is_some()),
+        ));
     }
     if args.files.json {
         let list: Vec<_> = moves

@@ -1,6 +1,7 @@
 //! `solver nine malom-compare`: every position of Malom's sector files
 //! against our tables.
 
+use super::CliError;
 use super::{print_json, CliResult};
 use mill::database::{scan_all, table_file_name};
 use mill::index::{self, Subspace};
@@ -36,14 +37,14 @@ fn table_id(id: SectorId) -> TableId {
 /// `solver nine malom-compare`.
 pub fn malom_compare(args: MalomArgs) -> CliResult {
     let rules = Rules { flying: true };
-    let ids = malom::sector_files(&args.malom_dir).map_err(|e| e.to_string())?;
+    let ids = malom::sector_files(&args.malom_dir)?;
     if ids.is_empty() {
-        return Err(format!(
+        return Err(CliError::from(format!(
             "{}: no Malom sector files (std_W_B_WF_BF.sec2)",
             args.malom_dir.display()
-        ));
+        )));
     }
-    let (moving, sectors) = scan_all(&args.dir, rules).map_err(|e| e.to_string())?;
+    let (moving, sectors) = scan_all(&args.dir, rules)?;
     let mut rows = Vec::new();
     let mut totals = [0u64; 4];
     let mut missing = Vec::new();
@@ -59,8 +60,8 @@ pub fn malom_compare(args: MalomArgs) -> CliResult {
             rows.push(json!({"sector": name, "missing": true}));
             continue;
         };
-        let sector = malom::Sector::open(&args.malom_dir, id).map_err(|e| e.to_string())?;
-        let values = table.values().map_err(|e| e.to_string())?;
+        let sector = malom::Sector::open(&args.malom_dir, id)?;
+        let values = table.values()?;
         let sub = Subspace::new(id.w, id.b);
         let c = malom::compare(id, &sector, |h| {
             index::position(sub, h).and(values.get(h as usize).map(|v| v.outcome()))
@@ -114,17 +115,17 @@ pub fn malom_compare(args: MalomArgs) -> CliResult {
         );
     }
     if totals[2] + totals[3] > 0 {
-        return Err(format!(
+        return Err(CliError::from(format!(
             "{} positions disagree with Malom, {} unused-slot mismatches",
             totals[2], totals[3]
-        ));
+        )));
     }
     if totals[0] == 0 {
-        return Err(format!(
+        return Err(CliError::from(format!(
             "none of Malom's sectors has a table in {} (first missing: {})",
             args.dir.display(),
             missing.first().map_or("", String::as_str)
-        ));
+        )));
     }
     Ok(())
 }

@@ -2,6 +2,7 @@
 //! phase) and from the placement search over them (placement phase).
 
 use super::nine_tb::TableArgs;
+use super::CliError;
 use super::{parse_position, print_json, CliResult};
 use mill::analysis::{table_mib, Analyst, SearchOptions, Source};
 use mill::movegen::{apply, game_over};
@@ -132,8 +133,8 @@ fn describe(o: Outcome, d: Option<u16>) -> String {
     }
 }
 
-fn open(args: &TableArgs) -> Result<Tablebases, String> {
-    Tablebases::open(&args.dir, args.rules()).map_err(|e| e.to_string())
+fn open(args: &TableArgs) -> Result<Tablebases, CliError> {
+    Tablebases::open(&args.dir, args.rules()).map_err(CliError::from)
 }
 
 fn color_name(c: Color) -> &'static str {
@@ -155,7 +156,7 @@ pub fn probe(args: ProbeArgs) -> CliResult {
         let m = parse_move(&pos, tb.rules(), text).map_err(|e| format!("move `{text}`: {e}"))?;
         pos = apply(&pos, m);
     }
-    let a = engine.analyse(&pos).map_err(|e| e.to_string())?;
+    let a = engine.analyse(&pos)?;
     if args.json {
         return print_json(&a.to_json());
     }
@@ -179,20 +180,20 @@ pub fn probe(args: ProbeArgs) -> CliResult {
 
 /// `solver nine probe --batch FILE`: one JSON line per input line.
 fn batch(engine: &mut Analyst, file: &PathBuf) -> CliResult {
-    let f = std::fs::File::open(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let f = std::fs::File::open(file).map_err(CliError::file(file))?;
     let mut failed = 0;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     for (n, line) in std::io::BufReader::new(f).lines().enumerate() {
-        let line = line.map_err(|e| format!("{}: {e}", file.display()))?;
+        let line = line.map_err(CliError::file(file))?;
         let text = line.trim();
         if text.is_empty() || text.starts_with('#') {
             continue;
         }
         let result = text
             .parse::<Position>()
-            .map_err(|e| format!("bad position: {e}"))
-            .and_then(|pos| engine.analyse(&pos).map_err(|e| e.to_string()));
+            .map_err(|e| CliError::input(format!("bad position: {e}")))
+            .and_then(|pos| engine.analyse(&pos).map_err(CliError::from));
         let record = match result {
             Ok(a) => {
                 let mut j = a.to_json();
@@ -201,14 +202,16 @@ fn batch(engine: &mut Analyst, file: &PathBuf) -> CliResult {
             }
             Err(e) => {
                 failed += 1;
-                json!({"position": text, "line": n + 1, "error": e})
+                json!({"position": text, "line": n + 1, "error": e.to_string()})
             }
         };
-        writeln!(out, "{record}").map_err(|e| e.to_string())?;
+        writeln!(out, "{record}")?;
     }
-    out.flush().map_err(|e| e.to_string())?;
+    out.flush()?;
     if failed > 0 {
-        return Err(format!("{failed} lines could not be probed"));
+        return Err(CliError::from(format!(
+            "{failed} lines could not be probed"
+        )));
     }
     Ok(())
 }
@@ -240,12 +243,12 @@ pub fn play(args: PlayArgs) -> CliResult {
         }
         if pos.to_move == human {
             print!("your move ({}), or `quit`: ", color_name(human));
-            std::io::stdout().flush().map_err(|e| e.to_string())?;
+            std::io::stdout().flush()?;
             let Some(line) = lines.next() else {
                 println!();
                 return Ok(());
             };
-            let line = line.map_err(|e| e.to_string())?;
+            let line = line?;
             let text = line.trim();
             if text == "quit" || text == "q" {
                 return Ok(());
@@ -255,8 +258,8 @@ pub fn play(args: PlayArgs) -> CliResult {
                 Err(e) => println!("{e}"),
             }
         } else {
-            let Some(best) = engine.best(&pos).map_err(|e| e.to_string())? else {
-                return Err("no legal move for the engine".into());
+            let Some(best) = engine.best(&pos)? else {
+                return Err(CliError::from("no legal move for the engine"));
             };
             println!(
                 "perfect player ({}) plays {}: {}",
@@ -305,7 +308,7 @@ pub fn start(args: StartArgs) -> CliResult {
         None => "Nine Men's Morris start position".to_owned(),
     };
     let from_tables = if tb.has_table(&pos) {
-        Some(tb.outcome(&pos).map_err(|e| e.to_string())?)
+        Some(tb.outcome(&pos)?)
     } else {
         None
     };
@@ -322,12 +325,12 @@ pub fn start(args: StartArgs) -> CliResult {
         return Ok(());
     }
     let subspaces = Tablebases::reachable(&pos);
-    tb.check_complete(&subspaces).map_err(|e| e.to_string())?;
+    tb.check_complete(&subspaces)?;
     let loading = Instant::now();
     if !quiet {
         eprintln!("loading the tables...");
     }
-    tb.preload(&subspaces).map_err(|e| e.to_string())?;
+    tb.preload(&subspaces)?;
     let load_seconds = loading.elapsed().as_secs_f64();
     if !quiet {
         eprintln!("tables loaded in {load_seconds:.1} s; searching...");
@@ -340,13 +343,13 @@ pub fn start(args: StartArgs) -> CliResult {
         .with_order(order)
         .with_threads(threads)?
         .with_progress(1 << 24, search_progress(started, quiet));
-    let value = search.value(&pos).map_err(|e| e.to_string())?;
+    let value = search.value(&pos)?;
     let s = search.stats();
     let seconds = started.elapsed().as_secs_f64();
     if let Some(stored) = from_tables.filter(|&t| t != value) {
-        return Err(format!(
+        return Err(CliError::from(format!(
             "{name}: the search proves {value} but the tables say {stored}"
-        ));
+        )));
     }
     if args.json {
         return print_json(&json!({

@@ -1,6 +1,7 @@
 //! `solver nine generate | stats | verify`: the tablebase commands.
 
 use super::progress::{pair_positions, Progress};
+use super::CliError;
 use super::{print_json, CliResult};
 use mill::database::{self, file_name, pairs, rules_name, scan_all, sector_file_name};
 use mill::index::Subspace;
@@ -99,7 +100,7 @@ pub struct VerifyArgs {
 }
 
 /// A subspace as `W-B` (3..=9 stones a side).
-fn parse_subspace(text: &str) -> Result<Subspace, String> {
+fn parse_subspace(text: &str) -> Result<Subspace, CliError> {
     let bad = || format!("`{text}` is not a subspace (W-B, 3 to 9 stones a side: e.g. 8-9)");
     let (w, b) = text.split_once('-').ok_or_else(bad)?;
     let (w, b): (u8, u8) = (
@@ -109,7 +110,7 @@ fn parse_subspace(text: &str) -> Result<Subspace, String> {
     if (3..=9).contains(&w) && (3..=9).contains(&b) {
         Ok(Subspace::new(w, b))
     } else {
-        Err(bad())
+        Err(bad().into())
     }
 }
 
@@ -117,15 +118,15 @@ fn parse_subspace(text: &str) -> Result<Subspace, String> {
 pub fn with_threads<T: Send>(
     threads: Option<usize>,
     f: impl FnOnce() -> T + Send,
-) -> Result<T, String> {
+) -> Result<T, CliError> {
     match threads {
         None => Ok(f()),
-        Some(0) => Err("--threads must be at least 1".into()),
+        Some(0) => Err(CliError::from("--threads must be at least 1")),
         Some(n) => rayon::ThreadPoolBuilder::new()
             .num_threads(n)
             .build()
             .map(|pool| pool.install(f))
-            .map_err(|e| e.to_string()),
+            .map_err(CliError::from),
     }
 }
 
@@ -135,17 +136,20 @@ pub fn generate(args: GenerateArgs) -> CliResult {
     let dir = args.tables.dir.clone();
     // Cheap checks first: the index tables behind the progress total take a second.
     if args.job.threads == Some(0) {
-        return Err("--threads must be at least 1".into());
+        return Err(CliError::from("--threads must be at least 1"));
     }
     if dir.exists() && !dir.is_dir() {
-        return Err(format!("{}: not a directory", dir.display()));
+        return Err(CliError::from(format!(
+            "{}: not a directory",
+            dir.display()
+        )));
     }
     let k = args.stones;
     if args.placement && args.job.max_stones < 2 * k {
-        return Err(format!(
+        return Err(CliError::from(format!(
             "--placement needs every moving subspace of the {k}-stone game: drop --max-stones or make it at least {}",
             2 * k
-        ));
+        )));
     }
     let todo: Vec<Subspace> = pairs(args.job.max_stones)
         .into_iter()
@@ -167,7 +171,7 @@ pub fn generate(args: GenerateArgs) -> CliResult {
         Ok::<(), database::DatabaseError>(())
     })?;
     progress.done();
-    result.map_err(|e| e.to_string())?;
+    result?;
     if !args.job.quiet {
         let what = if args.placement {
             format!("the whole {k}-stone game (moving and placement phase)")
@@ -188,14 +192,14 @@ pub fn generate(args: GenerateArgs) -> CliResult {
 /// `solver nine stats`.
 pub fn stats(args: StatsArgs) -> CliResult {
     let rules = args.tables.rules();
-    let all = scan_all(&args.tables.dir, rules).map_err(|e| e.to_string())?;
+    let all = scan_all(&args.tables.dir, rules)?;
     let (tables, sectors) = &all;
     if tables.is_empty() && sectors.is_empty() {
-        return Err(format!(
+        return Err(CliError::from(format!(
             "no {} tablebases in {}",
             rules_name(rules),
             args.tables.dir.display()
-        ));
+        )));
     }
     let j = mill::report::stats_json(&all, rules);
     if args.json {
@@ -260,14 +264,14 @@ pub fn stats(args: StatsArgs) -> CliResult {
 pub fn verify(args: VerifyArgs) -> CliResult {
     let rules = args.tables.rules();
     let dir = &args.tables.dir;
-    let all = scan_all(dir, rules).map_err(|e| e.to_string())?;
+    let all = scan_all(dir, rules)?;
     let (tables, sectors) = &all;
     if tables.is_empty() && sectors.is_empty() {
-        return Err(format!(
+        return Err(CliError::from(format!(
             "no {} tablebases in {}",
             rules_name(rules),
             dir.display()
-        ));
+        )));
     }
     let band = args.min_stones..=args.job.max_stones;
     let listed = |s: &Subspace| args.subspaces.is_empty() || args.subspaces.contains(s);
@@ -276,7 +280,10 @@ pub fn verify(args: VerifyArgs) -> CliResult {
         .filter(|(s, _)| band.contains(&(s.us + s.them)) && listed(s))
         .collect();
     if let Some(missing) = args.subspaces.iter().find(|s| !tables.contains_key(s)) {
-        return Err(format!("subspace {missing} is not in {}", dir.display()));
+        return Err(CliError::from(format!(
+            "subspace {missing} is not in {}",
+            dir.display()
+        )));
     }
     // Sectors by their stones in all, on the board and in hand.
     let chosen_sectors: Vec<Sector> = sectors
@@ -291,11 +298,10 @@ pub fn verify(args: VerifyArgs) -> CliResult {
     let mut report = Vec::new();
     let mut failures = 0u64;
     for &(sub, table) in &chosen {
-        table.verify().map_err(|e| e.to_string())?;
+        table.verify()?;
         let (checked, bad) = with_threads(args.job.threads, || {
             database::verify(tables, rules, *sub, 10, args.sample, &progress)
-        })?
-        .map_err(|e| e.to_string())?;
+        })??;
         progress.advance_overall(per(sub.size()));
         failures += bad.len() as u64;
         for m in &bad {
@@ -320,8 +326,7 @@ pub fn verify(args: VerifyArgs) -> CliResult {
     for &sector in &chosen_sectors {
         let (checked, bad) = with_threads(args.job.threads, || {
             placement_tables::verify(&all, dir, rules, sector, 10, args.sample, &progress)
-        })?
-        .map_err(|e| e.to_string())?;
+        })??;
         progress.advance_overall(per(sector.size()));
         failures += bad.len() as u64;
         for m in &bad {
@@ -352,9 +357,9 @@ pub fn verify(args: VerifyArgs) -> CliResult {
         println!("{count} tables verified, {failures} mismatches");
     }
     if failures > 0 {
-        return Err(format!(
+        return Err(CliError::from(format!(
             "{failures} stored values disagree with their successors"
-        ));
+        )));
     }
     Ok(())
 }

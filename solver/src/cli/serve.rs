@@ -1,6 +1,7 @@
 //! `solver serve`: the web board and the JSON API (see `docs/api.md`).
 
 use super::nine_tb::TableArgs;
+use super::CliError;
 use super::CliResult;
 use server::{run, Config, TableMemory};
 use std::net::SocketAddr;
@@ -46,10 +47,12 @@ pub fn serve(args: Args) -> CliResult {
         && args.toguz_max_time > 0.0
         && args.toguz_max_time <= 3600.0)
     {
-        return Err("--toguz-max-time must be more than 0 and at most 3600 seconds".into());
+        return Err(CliError::from(
+            "--toguz-max-time must be more than 0 and at most 3600 seconds",
+        ));
     }
     if !(1..=3600).contains(&args.search_seconds) {
-        return Err("--search-seconds must be 1..3600".into());
+        return Err(CliError::from("--search-seconds must be 1..3600"));
     }
     let mut config = Config {
         dir: args.tables.dir.clone(),
@@ -73,5 +76,5 @@ pub fn serve(args: Args) -> CliResult {
             config.dir.display()
         );
     }
-    run(args.addr, &config)
+    run(args.addr, &config).map_err(CliError::Server)
 }

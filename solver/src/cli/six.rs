@@ -3,6 +3,7 @@
 //! verbs are written once, generic over the board, for the family's
 //! variants to share.
 
+use super::CliError;
 use super::{print_json, CliResult};
 use clap::Subcommand;
 use mill::board::{Board, Six};
@@ -174,11 +175,12 @@ pub(crate) fn rules<B: Board>(common: &Common) -> RuleSet {
     RuleSet::new(common.stones.unwrap_or(stones), !common.no_flying)
 }
 
-pub(crate) fn position<B: Board>(words: &[String], rules: RuleSet) -> Result<Position, String> {
+pub(crate) fn position<B: Board>(words: &[String], rules: RuleSet) -> Result<Position, CliError> {
     if words.is_empty() {
         Ok(game::start(rules))
     } else {
-        parse_position::<B>(&words.join(" "), rules).map_err(|e| format!("bad position: {e}"))
+        parse_position::<B>(&words.join(" "), rules)
+            .map_err(|e| CliError::input(format!("bad position: {e}")))
     }
 }
 
@@ -278,8 +280,7 @@ fn generate<B: Board>(args: &TableArgs, threads: Option<usize>, quiet: bool) -> 
     let rules = rules::<B>(&args.common);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.unwrap_or(0))
-        .build()
-        .map_err(|e| e.to_string())?;
+        .build()?;
     let started = Instant::now();
     let json = args.common.json;
     let sol = pool.install(|| {
@@ -298,11 +299,9 @@ fn generate<B: Board>(args: &TableArgs, threads: Option<usize>, quiet: bool) -> 
             }
         })
     });
-    let sol = sol.map_err(|e| e.to_string())?;
+    let sol = sol?;
     let solved = started.elapsed().as_secs_f64();
-    let bytes = pool
-        .install(|| files::write::<B>(&args.dir, &sol))
-        .map_err(|e| e.to_string())?;
+    let bytes = pool.install(|| files::write::<B>(&args.dir, &sol))?;
     let slots: u64 = sol.reports.iter().map(|r| r.slots).sum();
     let start = sol.value(&game::start(rules));
     if json {
@@ -327,9 +326,9 @@ fn generate<B: Board>(args: &TableArgs, threads: Option<usize>, quiet: bool) -> 
     Ok(())
 }
 
-fn load<B: Board>(args: &TableArgs) -> Result<(RuleSet, Solution<B>), String> {
+fn load<B: Board>(args: &TableArgs) -> Result<(RuleSet, Solution<B>), CliError> {
     let rules = rules::<B>(&args.common);
-    let sol = files::load::<B>(&args.dir, rules).map_err(|e| e.to_string())?;
+    let sol = files::load::<B>(&args.dir, rules)?;
     Ok((rules, sol))
 }
 
@@ -338,7 +337,7 @@ fn stats<B: Board>(args: &TableArgs) -> CliResult {
     let mut rows = Vec::new();
     let mut total = [0u64; 5];
     for id in files::tables(rules) {
-        let table = files::open::<B>(&args.dir, rules, id).map_err(|e| e.to_string())?;
+        let table = files::open::<B>(&args.dir, rules, id)?;
         let h = table.header().clone();
         total[0] += h.positions;
         total[1] += h.wins;
@@ -401,7 +400,7 @@ fn stats<B: Board>(args: &TableArgs) -> CliResult {
 fn verify<B: Board>(args: &TableArgs) -> CliResult {
     let (rules, sol) = load::<B>(args)?;
     let started = Instant::now();
-    let report = sol.verify().map_err(|e| e.to_string())?;
+    let report = sol.verify()?;
     let checked: u64 = report.iter().map(|r| r.1).sum();
     let bad: u64 = report.iter().map(|r| r.2).sum();
     let seconds = started.elapsed().as_secs_f64();
@@ -426,9 +425,9 @@ fn verify<B: Board>(args: &TableArgs) -> CliResult {
         );
     }
     if bad > 0 {
-        Err(format!(
+        Err(CliError::from(format!(
             "{bad} stored values differ from their recomputation"
-        ))
+        )))
     } else {
         Ok(())
     }
@@ -449,10 +448,8 @@ fn start<B: Board>(args: &TableArgs, deepest: bool) -> CliResult {
     }
     let (rules, sol) = load::<B>(args)?;
     let started = Instant::now();
-    let depths = sol.depths().map_err(|e| e.to_string())?;
-    let win = sol
-        .deepest_reachable_win(&depths)
-        .map_err(|e| e.to_string())?;
+    let depths = sol.depths()?;
+    let win = sol.deepest_reachable_win(&depths)?;
     let seconds = started.elapsed().as_secs_f64();
     let start = game::start(rules);
     let value = sol
@@ -535,25 +532,9 @@ fn move_values<B: Board>(
                 None => sol.value(&next)?,
             };
             let converts = m.removal().is_some() || (rules.interleave && m.from().is_none());
-            let after = |d: u16| if converts { 1 } else { d + 1 };
-            let mine = match (v.outcome(), v.distance()) {
-                (Outcome::Loss, Some(d)) => Value::win(after(d)),
-                (Outcome::Win, Some(d)) => Value::loss(after(d)),
-                _ => Value::DRAW,
-            };
-            Some((m, mine))
+            Some((m, Value::after_move(v, converts)))
         })
         .collect()
-}
-
-/// How good a value is for the side to move: the fastest win, then a
-/// draw, then the slowest loss.
-fn preference(v: Value) -> (u8, i32) {
-    match (v.outcome(), v.distance()) {
-        (Outcome::Win, d) => (2, -(d.unwrap_or(0) as i32)),
-        (Outcome::Draw, _) => (1, 0),
-        (Outcome::Loss, d) => (0, d.unwrap_or(0) as i32),
-    }
 }
 
 fn play<B: Board>(args: &PlayArgs) -> CliResult {
@@ -574,7 +555,11 @@ pub(crate) fn play_with<B: Board>(
     let human = match args.human.as_str() {
         "white" => Color::White,
         "black" => Color::Black,
-        other => return Err(format!("--human must be white or black, found `{other}`")),
+        other => {
+            return Err(CliError::from(format!(
+                "--human must be white or black, found `{other}`"
+            )))
+        }
     };
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
@@ -595,7 +580,7 @@ pub(crate) fn play_with<B: Board>(
                 let Some(line) = lines.next() else {
                     return Ok(());
                 };
-                let line = line.map_err(|e| e.to_string())?;
+                let line = line?;
                 if line.trim() == "quit" {
                     return Ok(());
                 }
@@ -607,7 +592,7 @@ pub(crate) fn play_with<B: Board>(
         } else {
             let (m, v) = move_values(sol, rules, &pos)
                 .into_iter()
-                .max_by_key(|&(_, v)| preference(v))
+                .max_by_key(|&(_, v)| v)
                 .ok_or("no move has a value in the tables")?;
             // Placement tables and searches know outcomes, not distances.
             let value = if sol.has_distance(&game::apply(&pos, m)) {

@@ -1,6 +1,7 @@
 //! `solver three` subcommands: solve the whole game, probe a position, play
 //! the perfect player. One function per subcommand.
 
+use super::CliError;
 use super::{print_json, CliResult};
 use clap::Subcommand;
 use mill::position::Color;
@@ -97,8 +98,8 @@ pub fn run(args: Args) -> CliResult {
     }
 }
 
-fn solution() -> Result<Solution, String> {
-    Solution::solve().map_err(|e| format!("solving failed: {e}"))
+fn solution() -> Result<Solution, CliError> {
+    Ok(Solution::solve()?)
 }
 
 /// "win in 5", "draw", "loss in 0".
@@ -173,7 +174,7 @@ fn show(words: &[String], svg: Option<&std::path::Path>, json: bool) -> CliResul
 }
 
 /// Play the moves of `list` (space-separated) from `pos`.
-fn play_moves(mut pos: Position, list: &str) -> Result<Position, String> {
+fn play_moves(mut pos: Position, list: &str) -> Result<Position, CliError> {
     for (i, text) in list.split_whitespace().enumerate() {
         let m = parse_move(&pos, text).map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
         pos = pos.play(m);
@@ -227,8 +228,7 @@ fn play(side: Side, words: &[String], json: bool) -> CliResult {
                 "to_move": pos.to_move.name(),
                 "value": sol.value(pos).outcome().as_str(),
                 "plies": sol.value(pos).distance(),
-            }))
-            .map_err(|e| e.to_string())?;
+            }))?;
             println!("{text}");
         } else {
             if let Some(m) = last {
@@ -248,12 +248,12 @@ fn play(side: Side, words: &[String], json: bool) -> CliResult {
         let m = if pos.to_move == human {
             if !json {
                 print!("your move> ");
-                std::io::stdout().flush().map_err(|e| e.to_string())?;
+                std::io::stdout().flush()?;
             }
             let Some(line) = lines.next() else {
                 return Ok(());
             };
-            let line = line.map_err(|e| format!("reading stdin: {e}"))?;
+            let line = line?;
             let line = line.trim();
             if line == "quit" {
                 return Ok(());

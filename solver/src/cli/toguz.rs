@@ -1,5 +1,6 @@
 //! `solver toguz` subcommands: replay, perft, search, play, match, train.
 
+use super::CliError;
 use super::{print_json, CliResult};
 use clap::Subcommand;
 use std::io::BufRead;
@@ -244,7 +245,7 @@ pub struct SearchArgs {
 }
 
 impl SearchArgs {
-    fn limits(&self, default_time: Option<f64>) -> Result<Limits, String> {
+    fn limits(&self, default_time: Option<f64>) -> Result<Limits, CliError> {
         let time = self
             .time
             .or(if self.depth.is_none() && self.nodes.is_none() {
@@ -254,16 +255,16 @@ impl SearchArgs {
             });
         if let Some(t) = time {
             if !(t.is_finite() && t > 0.0) {
-                return Err(format!(
+                return Err(CliError::from(format!(
                     "--time must be a positive number of seconds (got {t})"
-                ));
+                )));
             }
         }
         if self.depth.is_some_and(|d| !(1..=100).contains(&d)) {
-            return Err("--depth must be 1..100".to_string());
+            return Err(CliError::from("--depth must be 1..100"));
         }
         if !(1..=256).contains(&self.threads) {
-            return Err("--threads must be 1..256".to_string());
+            return Err(CliError::from("--threads must be 1..256"));
         }
         Ok(Limits {
             depth: self.depth,
@@ -273,9 +274,9 @@ impl SearchArgs {
         })
     }
 
-    fn engine(&self) -> Result<Engine, String> {
+    fn engine(&self) -> Result<Engine, CliError> {
         if !(1..=65536).contains(&self.hash) {
-            return Err("--hash must be 1..65536 MiB".to_string());
+            return Err(CliError::from("--hash must be 1..65536 MiB"));
         }
         let mut config = Config {
             tt_mb: self.hash,
@@ -294,7 +295,7 @@ impl SearchArgs {
             None => None,
         };
         if let Some(dir) = dir {
-            let tables = toguz::egtb::Tables::open(dir).map_err(|e| e.to_string())?;
+            let tables = toguz::egtb::Tables::open(dir)?;
             engine.set_tables(Some(std::sync::Arc::new(tables)));
         }
         Ok(engine)
@@ -367,9 +368,9 @@ pub fn run(args: Args) -> CliResult {
             };
             for t in [time, b_time].into_iter().flatten() {
                 if !(t.is_finite() && t > 0.0 && t < 1e6) {
-                    return Err(format!(
+                    return Err(CliError::from(format!(
                         "--time must be a positive number of seconds (got {t})"
-                    ));
+                    )));
                 }
             }
             let la = limits(nodes, depth, time);
@@ -394,10 +395,10 @@ pub fn run(args: Args) -> CliResult {
                     let plies = opening_plies.unwrap_or(8);
                     let p = selfplay::record_openings(&read_games(file)?, plies as usize);
                     if p.is_empty() {
-                        return Err(format!(
+                        return Err(CliError::from(format!(
                             "{}: no game has an unfinished position after {plies} plies",
                             file.display()
-                        ));
+                        )));
                     }
                     if !quiet && p.len() * 2 < games {
                         eprintln!(
@@ -412,7 +413,7 @@ pub fn run(args: Args) -> CliResult {
             };
             let timed = clock.is_some() || la.time.is_some() || lb.time.is_some();
             if jobs == Some(0) {
-                return Err("--jobs must be at least 1".to_string());
+                return Err(CliError::from("--jobs must be at least 1"));
             }
             let run = RunOptions {
                 jobs: jobs.unwrap_or(if timed { 1 } else { 0 }),
@@ -455,13 +456,15 @@ pub fn run(args: Args) -> CliResult {
         } => {
             let engine: EngineSpec = engine.parse().map_err(|e| format!("--engine: {e}"))?;
             if !(0.0..=1.0).contains(&lambda) {
-                return Err("--lambda must be in 0..1".to_string());
+                return Err(CliError::from("--lambda must be in 0..1"));
             }
             if !(learning_rate.is_finite() && learning_rate > 0.0 && l2.is_finite() && l2 >= 0.0) {
-                return Err("--learning-rate must be positive and --l2 non-negative".to_string());
+                return Err(CliError::from(
+                    "--learning-rate must be positive and --l2 non-negative",
+                ));
             }
             if nodes == 0 {
-                return Err("--nodes must be at least 1".to_string());
+                return Err(CliError::from("--nodes must be at least 1"));
             }
             let sp = SelfPlayOptions {
                 games,
@@ -485,20 +488,20 @@ pub fn run(args: Args) -> CliResult {
     }
 }
 
-fn parse_position(text: Option<&str>) -> Result<Board, String> {
+fn parse_position(text: Option<&str>) -> Result<Board, CliError> {
     text.unwrap_or("start")
         .parse::<Board>()
-        .map_err(|e| format!("position: {e}"))
+        .map_err(|e| CliError::input(format!("position: {e}")))
 }
 
-fn read_games(file: &std::path::Path) -> Result<Vec<pgn::Game>, String> {
-    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
-    pgn::parse(&text).map_err(|e| format!("{}: {e}", file.display()))
+fn read_games(file: &std::path::Path) -> Result<Vec<pgn::Game>, CliError> {
+    let text = std::fs::read_to_string(file).map_err(CliError::file(file))?;
+    pgn::parse(&text).map_err(|e| CliError::input(format!("{}: {e}", file.display())))
 }
 
 fn positions_at(file: &std::path::Path, ply: usize, every: usize) -> CliResult {
     if every == 0 {
-        return Err("--every must be at least 1".to_string());
+        return Err(CliError::from("--every must be at least 1"));
     }
     for (i, g) in read_games(file)?.iter().enumerate().step_by(every) {
         let mut short = g.clone();
@@ -510,7 +513,14 @@ fn positions_at(file: &std::path::Path, ply: usize, every: usize) -> CliResult {
         match pgn::replay(&short) {
             Ok(r) if r.outcome.is_none() => println!("{}", r.board),
             Ok(_) => {}
-            Err(m) => return Err(format!("{}: ply {}: {}", g.describe(i), m.ply, m.message)),
+            Err(m) => {
+                return Err(CliError::from(format!(
+                    "{}: ply {}: {}",
+                    g.describe(i),
+                    m.ply,
+                    m.message
+                )))
+            }
         }
     }
     Ok(())
@@ -573,10 +583,10 @@ fn replay(file: &std::path::Path, json: bool) -> CliResult {
         );
     }
     if report.failed > 0 {
-        return Err(format!(
+        return Err(CliError::from(format!(
             "{} of {} games failed",
             report.failed, report.games
-        ));
+        )));
     }
     Ok(())
 }
@@ -657,10 +667,12 @@ fn run_search(position: Option<&str>, args: &SearchArgs, json: bool) -> CliResul
     let board = parse_position(position)?;
     let limits = args.limits(None)?;
     if limits.depth.is_none() && limits.time.is_none() && limits.nodes.is_none() {
-        return Err("give --depth N, --time SECONDS or --nodes N".to_string());
+        return Err(CliError::from(
+            "give --depth N, --time SECONDS or --nodes N",
+        ));
     }
     if let Some(o) = board.outcome() {
-        return Err(format!("the game is over ({o:?})"));
+        return Err(CliError::from(format!("the game is over ({o:?})")));
     }
     let mut engine = args.engine()?;
     if !json {
@@ -727,7 +739,11 @@ fn play(
     let human = match side {
         "w" | "white" => toguz::Side::White,
         "b" | "black" => toguz::Side::Black,
-        other => return Err(format!("--side must be `w` or `b` (got `{other}`)")),
+        other => {
+            return Err(CliError::from(format!(
+                "--side must be `w` or `b` (got `{other}`)"
+            )))
+        }
     };
     let mut board = parse_position(position)?;
     let mut limits = args.limits(if clock.is_some() { None } else { Some(2.0) })?;
@@ -781,7 +797,7 @@ fn play(
             let t = Instant::now();
             let r = engine.search(&board, &limits, &mut |_| {});
             let Some(best) = r.best else {
-                return Err("engine found no move".to_string());
+                return Err(CliError::from("engine found no move"));
             };
             if let (Some(c), Some(l)) = (clock, left) {
                 let spent = t.elapsed();
@@ -818,7 +834,7 @@ fn play(
                 position: board.to_string(),
                 outcome: board.outcome(),
             };
-            let line = serde_json::to_string(&event).map_err(|e| e.to_string())?;
+            let line = serde_json::to_string(&event)?;
             println!("{line}");
         } else {
             println!("{} plays {notation}", side_name(mover));
@@ -860,16 +876,18 @@ fn match_line(r: &selfplay::MatchResult) -> String {
 fn run_match(m: MatchArgs) -> CliResult {
     for (name, l, spec) in [("A", &m.limits_a, &m.a), ("B", &m.limits_b, &m.b)] {
         if l.nodes.is_none() && l.depth.is_none() && l.time.is_none() && m.run.clock.is_none() {
-            return Err(format!(
+            return Err(CliError::from(format!(
                 "engine {name}: give a node, depth or time limit per move, or a --clock"
-            ));
+            )));
         }
         if !spec.config.features.iterative && l.depth.is_none() {
-            return Err(format!("engine {name} is not iterative: give it a depth"));
+            return Err(CliError::from(format!(
+                "engine {name} is not iterative: give it a depth"
+            )));
         }
     }
     if m.games == 0 {
-        return Err("--games must be at least 1".to_string());
+        return Err(CliError::from("--games must be at least 1"));
     }
     let opts = MatchOptions {
         games: m.games,
@@ -944,7 +962,9 @@ fn run_train(
     let n_self = self_play.len();
     samples.extend(self_play);
     if samples.is_empty() {
-        return Err("no training positions (give --games or --records)".to_string());
+        return Err(CliError::from(
+            "no training positions (give --games or --records)",
+        ));
     }
     let mut args = std::env::args();
     args.next();

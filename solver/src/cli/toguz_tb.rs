@@ -2,6 +2,7 @@
 
 use super::nine_tb::with_threads;
 use super::progress::Progress;
+use super::CliError;
 use super::{print_json, CliResult};
 use serde_json::json;
 use std::path::PathBuf;
@@ -113,11 +114,14 @@ impl GenerateObserver for Progress {
 /// `solver toguz generate`.
 pub fn generate(args: GenerateArgs) -> CliResult {
     if args.threads == Some(0) {
-        return Err("--threads must be at least 1".into());
+        return Err(CliError::from("--threads must be at least 1"));
     }
     let dir = &args.tables.dir;
     if dir.exists() && !dir.is_dir() {
-        return Err(format!("{}: not a directory", dir.display()));
+        return Err(CliError::from(format!(
+            "{}: not a directory",
+            dir.display()
+        )));
     }
     let progress = Progress::new(args.quiet, positions_up_to(args.max_stones), "positions");
     let start = std::time::Instant::now();
@@ -125,7 +129,7 @@ pub fn generate(args: GenerateArgs) -> CliResult {
         database::generate(dir, args.max_stones, &progress)
     })?;
     progress.done();
-    result.map_err(|e| e.to_string())?;
+    result?;
     if !args.quiet {
         eprintln!(
             "share tables for up to {} stones are complete in {} ({:.1} s)",
@@ -144,24 +148,24 @@ pub fn probe(args: ProbeArgs) -> CliResult {
         .join(" ")
         .parse()
         .map_err(|e| format!("position: {e}"))?;
-    let tables = Tables::open(&args.tables.dir).map_err(|e| e.to_string())?;
-    let share = tables.share(&board).map_err(|e| e.to_string())?;
+    let tables = Tables::open(&args.tables.dir)?;
+    let share = tables.share(&board)?;
     let Some(share) = share else {
-        return Err(format!(
+        return Err(CliError::from(format!(
             "{} stones on the board; the tables in {} hold at most {}",
             board.stones_on_board(),
             args.tables.dir.display(),
             tables.max_stones()
-        ));
+        )));
     };
-    let result = tables.result(&board).map_err(|e| e.to_string())?;
+    let result = tables.result(&board)?;
     let me = board.side.index();
     // Each move's result and shares, from the mover's point of view.
     let mut moves = Vec::new();
     for m in (0..9u8).filter(|&m| board.is_legal(m)) {
         let child = board.after(m);
-        let r = tables.result(&child).map_err(|e| e.to_string())?;
-        let s = tables.share(&child).map_err(|e| e.to_string())?;
+        let r = tables.result(&child)?;
+        let s = tables.share(&child)?;
         let gained = child.kazan[me] - board.kazan[me];
         let given = child.kazan[1 - me] - board.kazan[1 - me];
         moves.push(json!({
@@ -214,8 +218,8 @@ pub fn probe(args: ProbeArgs) -> CliResult {
 
 /// `solver toguz stats`.
 pub fn stats(args: StatsArgs) -> CliResult {
-    let tables = Tables::open(&args.tables.dir).map_err(|e| e.to_string())?;
-    let found = database::scan(&args.tables.dir).map_err(|e| e.to_string())?;
+    let tables = Tables::open(&args.tables.dir)?;
+    let found = database::scan(&args.tables.dir)?;
     let mut rows = Vec::new();
     for stones in 0..=tables.max_stones() {
         let (mut positions, mut bytes, mut files) = (0u64, 0u64, 0u32);
@@ -228,7 +232,7 @@ pub fn stats(args: StatsArgs) -> CliResult {
             positions += t.header().positions;
             bytes += t.bytes();
             files += 1;
-            let values = database::load(t).map_err(|e| e.to_string())?;
+            let values = database::load(t)?;
             open_ended += values
                 .iter()
                 .filter(|&&b| {
@@ -271,14 +275,14 @@ pub fn stats(args: StatsArgs) -> CliResult {
 
 /// `solver toguz verify`.
 pub fn verify(args: VerifyArgs) -> CliResult {
-    let tables = Tables::open(&args.tables.dir).map_err(|e| e.to_string())?;
+    let tables = Tables::open(&args.tables.dir)?;
     let max = args.max_stones.unwrap_or(tables.max_stones());
     if max > tables.max_stones() {
-        return Err(format!(
+        return Err(CliError::from(format!(
             "--max-stones {max}: the tables in {} hold at most {}",
             args.tables.dir.display(),
             tables.max_stones()
-        ));
+        )));
     }
     let below = positions_up_to(args.min_stones.max(1) - 1) * u64::from(args.min_stones > 0);
     let progress = Progress::new(args.quiet, positions_up_to(max) - below, "positions");
@@ -294,8 +298,7 @@ pub fn verify(args: VerifyArgs) -> CliResult {
                 check_layer(&tables, layer, args.budget, stride, &|n| {
                     progress.advance_overall(n)
                 })
-            })?
-            .map_err(|e| e.to_string())?;
+            })??;
             row.add(r);
         }
         progress.log(&format!(
@@ -327,10 +330,10 @@ pub fn verify(args: VerifyArgs) -> CliResult {
         );
     }
     if total.mismatch_count > 0 {
-        return Err(format!(
+        return Err(CliError::from(format!(
             "{} results disagree with the exact solver",
             total.mismatch_count
-        ));
+        )));
     }
     Ok(())
 }

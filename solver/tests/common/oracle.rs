@@ -1,5 +1,5 @@
 //! An independent implementation of the rules of the mill family, written
-//! from the text of `RULES.md` for the tests: a board is its points by
+//! from the text of `docs/rules.md` for the tests: a board is its points by
 //! name, its edges and its mills; a position is an array of cells. Nothing
 //! here calls the engine's move generation, index or solver; the only
 //! engine type used is [`Position`], to hand a state over for comparison.
@@ -16,7 +16,7 @@ use std::collections::HashMap;
 /// Most points of a board of the family.
 pub const MAX_POINTS: usize = 24;
 
-/// The 16 lines of the Nine Men's Morris board (`RULES.md`): each is a
+/// The 16 lines of the Nine Men's Morris board (`docs/rules.md`): each is a
 /// mill, and consecutive points of a line are adjacent (32 edges).
 pub const NINE_LINES: [[&str; 3]; 16] = [
     ["a7", "d7", "g7"],
@@ -37,7 +37,7 @@ pub const NINE_LINES: [[&str; 3]; 16] = [
     ["g7", "g4", "g1"],
 ];
 
-/// Morabaraba's four diagonal lines through the corners (`RULES.md`):
+/// Morabaraba's four diagonal lines through the corners (`docs/rules.md`):
 /// mills, and edges between consecutive points, like the others.
 pub const DIAGONALS: [[&str; 3]; 4] = [
     ["a7", "b6", "c5"],

@@ -74,7 +74,7 @@ mod tests {
 
     #[test]
     fn start_position_small_depths() {
-        // Published figures (RULES.md).
+        // Published figures (docs/rules.md).
         let expected = [9u64, 73, 613, 5199];
         let b = Board::start();
         for (d, &n) in expected.iter().enumerate() {

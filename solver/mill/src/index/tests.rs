@@ -61,7 +61,7 @@ fn class_counts_match_burnside() {
 
 #[test]
 fn published_subspace_sizes() {
-    // Counts from the foundation issue and RULES.md (Gasser; Malom).
+    // Counts from the foundation issue and docs/rules.md (Gasser; Malom).
     for (w, b, n) in [
         (3, 3, 169_626u64),
         (4, 3, 760_398),

@@ -254,11 +254,7 @@ impl Solution {
         let next = self
             .value_of(pos.them(), after)
             .expect("a legal move leads to a position");
-        match (next.outcome(), next.distance()) {
-            (Outcome::Loss, Some(d)) => Value::win(d + 1),
-            (Outcome::Win, Some(d)) => Value::loss(d + 1),
-            _ => Value::DRAW,
-        }
+        Value::after_move(next, false)
     }
 
     /// Every legal move with its value for the mover, best first (fastest
@@ -269,7 +265,7 @@ impl Solution {
             .into_iter()
             .map(|m| (m, self.move_value(pos, m)))
             .collect();
-        out.sort_by_key(|&(m, v)| (std::cmp::Reverse(preference(v)), m));
+        out.sort_by_key(|&(m, v)| (std::cmp::Reverse(v), m));
         out
     }
 
@@ -311,14 +307,5 @@ impl Solution {
             });
         }
         totals
-    }
-}
-
-/// Order of preference of a move's value for the mover.
-fn preference(v: Value) -> (u8, i32) {
-    match (v.outcome(), v.distance()) {
-        (Outcome::Win, Some(d)) => (2, -(d as i32)),
-        (Outcome::Loss, Some(d)) => (0, d as i32),
-        _ => (1, 0),
     }
 }
