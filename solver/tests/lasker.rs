@@ -480,7 +480,13 @@ fn files_refuse_another_rule_set() {
         )
         .unwrap();
         let err = files::open::<Nine>(&dir, other, s).unwrap_err();
-        assert!(matches!(err, FilesError::Mismatch { .. }), "{err}");
+        assert!(
+            matches!(
+                err,
+                FilesError::Set(tablebase::set::SetError::Mismatch { .. })
+            ),
+            "{err}"
+        );
     }
     let wrong = LaskerSector::new(3, 3, 0, 0);
     std::fs::copy(
@@ -490,7 +496,7 @@ fn files_refuse_another_rule_set() {
     .unwrap();
     assert!(matches!(
         files::open::<Nine>(&dir, rules, wrong).unwrap_err(),
-        FilesError::Mismatch { .. }
+        FilesError::Set(tablebase::set::SetError::Mismatch { .. })
     ));
     std::fs::remove_dir_all(&dir).unwrap();
 }

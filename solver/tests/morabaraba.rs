@@ -338,7 +338,13 @@ fn files_refuse_another_rule_set() {
         )
         .unwrap();
         let err = files::open_moving::<Morabaraba, Symmetric>(&dir, other, sub).unwrap_err();
-        assert!(matches!(err, files::FilesError::Mismatch { .. }), "{err}");
+        assert!(
+            matches!(
+                err,
+                files::FilesError::Set(tablebase::set::SetError::Mismatch { .. })
+            ),
+            "{err}"
+        );
     }
     // A Six Men's Morris file under Morabaraba's name is refused too.
     let six = files::file_name::<Six>(&dir, RuleSet::new(6, true), id).unwrap();

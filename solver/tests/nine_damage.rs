@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use tablebase::format::{FormatError, HEADER_LEN};
 use tablebase::retro::Observer;
+use tablebase::set::SetError;
 use tablebase::Value;
 
 struct Quiet;
@@ -139,11 +140,11 @@ fn exercise(dir: &Path, bytes: &[u8], slots: &[u64]) -> bool {
     let path = file_name(dir, STD, SUB);
     std::fs::write(&path, bytes).unwrap();
     let detected = match scan(dir, STD) {
-        Err(DatabaseError::Format(e)) => {
+        Err(DatabaseError::Format(e) | DatabaseError::Set(SetError::Format(e))) => {
             check_format_error(&e);
             true
         }
-        Err(DatabaseError::Mismatch { path, .. }) => {
+        Err(DatabaseError::Set(SetError::Mismatch { path, .. })) => {
             assert!(path.ends_with("nine-flying-3-3.tb"));
             true
         }

@@ -209,7 +209,13 @@ fn files_refuse_another_rule_set() {
     )
     .unwrap();
     let err = files::open::<Six>(&dir, other, id).unwrap_err();
-    assert!(matches!(err, files::FilesError::Mismatch { .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            files::FilesError::Set(tablebase::set::SetError::Mismatch { .. })
+        ),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

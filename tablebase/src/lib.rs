@@ -16,3 +16,4 @@ pub mod format;
 pub mod huge;
 pub mod reader;
 pub mod resident;
+pub mod set;

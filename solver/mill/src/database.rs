@@ -19,14 +19,12 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
-use tablebase::format::{summarize, write_table, EntryKind, FormatError};
+use tablebase::format::{summarize, EntryKind, FormatError};
 use tablebase::reader::Table;
 use tablebase::resident::Wdl;
 use tablebase::retro::{solve, Observer, RetroError};
+use tablebase::set::{Directory, SetError, TableSet, ZSTD_LEVEL};
 use tablebase::Value;
-
-/// zstd level of the written blocks.
-const ZSTD_LEVEL: i32 = 9;
 
 /// Errors of the tablebase directory.
 #[derive(Debug, thiserror::Error)]
@@ -34,45 +32,23 @@ pub enum DatabaseError {
     /// A file could not be read, written or understood.
     #[error(transparent)]
     Format(#[from] FormatError),
-    /// The directory holds something that is not ours.
-    #[error("{0}: unknown file in the tablebase directory (move it elsewhere)")]
-    UnknownFile(PathBuf),
-    /// A file holds another table than its name says.
-    #[error("{path}: holds `{found}` but its name says `{expected}`")]
-    Mismatch {
-        /// The file.
-        path: PathBuf,
-        /// The label its name implies.
-        expected: String,
-        /// The label inside.
-        found: String,
-    },
-    /// A file's entries are not what its kind of table holds.
-    #[error("{path}: holds {found:?} entries, a {what} table holds {expected}")]
-    WrongEntries {
-        /// The file.
-        path: PathBuf,
-        /// Moving-phase or placement.
-        what: &'static str,
-        /// What the table should hold.
-        expected: &'static str,
-        /// What the file holds.
-        found: EntryKind,
-    },
-    /// A needed subspace has not been generated.
-    #[error("{0}: missing; generate it first (solver nine generate)")]
-    Missing(PathBuf),
-    /// The directory cannot be used.
-    #[error("{path}: {source}")]
-    Dir {
-        /// The directory.
-        path: PathBuf,
-        /// The error.
-        source: std::io::Error,
-    },
+    /// The table directory: a file missing, unknown, or holding another
+    /// table than its name says.
+    #[error(transparent)]
+    Set(#[from] SetError),
     /// The retrograde engine failed.
     #[error(transparent)]
     Retro(#[from] RetroError),
+}
+
+impl DatabaseError {
+    /// The file of a missing table, when that is the error.
+    pub fn missing_file(&self) -> Option<&Path> {
+        match self {
+            DatabaseError::Set(SetError::Missing { path, .. }) => Some(path),
+            _ => None,
+        }
+    }
 }
 
 /// Name of a rule set in file names and labels.
@@ -84,6 +60,71 @@ pub fn rules_name(rules: Rules) -> &'static str {
     }
 }
 
+/// The Nine Men's Morris tables of one rule set, as a table set: the
+/// moving-phase subspaces (values with distances) and the placement sectors
+/// (outcomes).
+#[derive(Clone, Copy, Debug)]
+pub struct NineTables {
+    /// The rule set.
+    pub rules: Rules,
+}
+
+impl TableSet for NineTables {
+    type Key = TableId;
+
+    fn generator(&self) -> String {
+        "solver nine generate".into()
+    }
+
+    fn file_name(&self, id: TableId) -> String {
+        let rules = rules_name(self.rules);
+        match id {
+            TableId::Moving(sub) => format!("nine-{rules}-{}-{}.tb", sub.us, sub.them),
+            TableId::Placement(sector) => format!("nine-{rules}-{sector}.tb"),
+        }
+    }
+
+    fn parse_file_name(&self, name: &str) -> Result<Option<TableId>, ()> {
+        match parse_file_name(name) {
+            Some((rules, id)) if rules == self.rules => Ok(Some(id)),
+            Some(_) => Ok(None),
+            None => Err(()),
+        }
+    }
+
+    fn label(&self, id: TableId) -> String {
+        match id {
+            TableId::Moving(sub) => label(self.rules, sub),
+            TableId::Placement(sector) => sector_label(self.rules, sector),
+        }
+    }
+
+    fn slots(&self, id: TableId) -> u64 {
+        match id {
+            TableId::Moving(sub) => sub.size(),
+            TableId::Placement(sector) => sector.size(),
+        }
+    }
+
+    /// Moving-phase tables hold values with distances; placement tables
+    /// outcomes (two-bit, or one-byte values as written before).
+    fn holds(&self, id: TableId, kind: EntryKind) -> bool {
+        match id {
+            TableId::Moving(_) => kind == EntryKind::Value,
+            TableId::Placement(_) => kind != EntryKind::Opaque,
+        }
+    }
+
+    fn prefix(&self) -> &'static str {
+        "nine-"
+    }
+}
+
+/// The tables of `rules` in `dir`.
+pub fn directory(dir: &Path, rules: Rules) -> Directory<NineTables> {
+    Directory::new(dir, NineTables { rules })
+}
+
 /// The label stored in a subspace's header.
 pub fn label(rules: Rules, sub: Subspace) -> String {
     format!("nine/{}/{}", rules_name(rules), sub)
@@ -91,12 +132,7 @@ pub fn label(rules: Rules, sub: Subspace) -> String {
 
 /// The file of a subspace in `dir`.
 pub fn file_name(dir: &Path, rules: Rules, sub: Subspace) -> PathBuf {
-    dir.join(format!(
-        "nine-{}-{}-{}.tb",
-        rules_name(rules),
-        sub.us,
-        sub.them
-    ))
+    table_file_name(dir, rules, TableId::Moving(sub))
 }
 
 /// The label stored in a placement sector's header.
@@ -106,15 +142,17 @@ pub fn sector_label(rules: Rules, sector: Sector) -> String {
 
 /// The file of a placement sector in `dir`.
 pub fn sector_file_name(dir: &Path, rules: Rules, sector: Sector) -> PathBuf {
-    dir.join(format!("nine-{}-{}.tb", rules_name(rules), sector))
+    table_file_name(dir, rules, TableId::Placement(sector))
 }
 
 /// The file of any table in `dir`.
 pub fn table_file_name(dir: &Path, rules: Rules, id: TableId) -> PathBuf {
-    match id {
-        TableId::Moving(sub) => file_name(dir, rules, sub),
-        TableId::Placement(sector) => sector_file_name(dir, rules, sector),
-    }
+    directory(dir, rules).path(id)
+}
+
+/// The "missing" error of a table in `dir`.
+pub fn missing(dir: &Path, rules: Rules, id: TableId) -> DatabaseError {
+    directory(dir, rules).missing(id).into()
 }
 
 /// Parse a file name of ours: rule set and the table it holds.
@@ -170,36 +208,7 @@ pub type Tables = (BTreeMap<Subspace, Table>, BTreeMap<Sector, Table>);
 pub fn scan_all(dir: &Path, rules: Rules) -> Result<Tables, DatabaseError> {
     let mut found = BTreeMap::new();
     let mut sectors = BTreeMap::new();
-    let entries = match std::fs::read_dir(dir) {
-        Ok(e) => e,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((found, sectors)),
-        Err(source) => {
-            return Err(DatabaseError::Dir {
-                path: dir.to_owned(),
-                source,
-            })
-        }
-    };
-    for entry in entries {
-        let entry = entry.map_err(|source| DatabaseError::Dir {
-            path: dir.to_owned(),
-            source,
-        })?;
-        let path = entry.path();
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if !path.is_file() {
-            return Err(DatabaseError::UnknownFile(path));
-        }
-        if name.starts_with("nine-") && name.ends_with(".tmp") {
-            continue;
-        }
-        let Some((file_rules, id)) = parse_file_name(&name) else {
-            return Err(DatabaseError::UnknownFile(path));
-        };
-        if file_rules != rules {
-            continue;
-        }
-        let table = open_table(&path, rules, id)?;
+    for (id, table) in directory(dir, rules).scan()? {
         match id {
             TableId::Moving(sub) => found.insert(sub, table),
             TableId::Placement(sector) => sectors.insert(sector, table),
@@ -215,34 +224,7 @@ pub fn open_checked(path: &Path, rules: Rules, sub: Subspace) -> Result<Table, D
 
 /// Open any table file and check that it holds what its name says.
 pub fn open_table(path: &Path, rules: Rules, id: TableId) -> Result<Table, DatabaseError> {
-    let table = Table::open(path)?;
-    let (expected, slots) = match id {
-        TableId::Moving(sub) => (label(rules, sub), sub.size()),
-        TableId::Placement(sector) => (sector_label(rules, sector), sector.size()),
-    };
-    if table.header().label != expected || table.header().slots != slots {
-        return Err(DatabaseError::Mismatch {
-            path: path.to_owned(),
-            expected,
-            found: table.header().label.clone(),
-        });
-    }
-    // Moving-phase tables hold values with distances; placement tables
-    // outcomes (two-bit, or one-byte values as written before).
-    let kind = table.header().kind;
-    let (ok, what, expected) = match id {
-        TableId::Moving(_) => (kind == EntryKind::Value, "moving-phase", "values"),
-        TableId::Placement(_) => (kind != EntryKind::Opaque, "placement", "outcomes"),
-    };
-    if !ok {
-        return Err(DatabaseError::WrongEntries {
-            path: path.to_owned(),
-            what,
-            expected,
-            found: kind,
-        });
-    }
-    Ok(table)
+    Ok(directory(Path::new(""), rules).open_at(path, id)?)
 }
 
 /// What [`generate`] reports about each pair it solves or skips.
@@ -274,16 +256,15 @@ pub fn generate_pairs(
     todo: &[Subspace],
     observer: &dyn GenerateObserver,
 ) -> Result<(), DatabaseError> {
+    let tables = directory(dir, rules);
     if dir.exists() && !dir.is_dir() {
-        return Err(DatabaseError::Dir {
+        return Err(SetError::Dir {
             path: dir.to_owned(),
             source: std::io::Error::other("not a directory"),
-        });
+        }
+        .into());
     }
-    std::fs::create_dir_all(dir).map_err(|source| DatabaseError::Dir {
-        path: dir.to_owned(),
-        source,
-    })?;
+    tables.create()?;
     let mut done = scan(dir, rules)?;
     index::warm_up();
     for &pair in todo {
@@ -305,7 +286,7 @@ pub fn generate_pairs(
         for s in parts.iter().filter_map(|s| exit_subspace(*s)) {
             let table = done
                 .get(&s)
-                .ok_or_else(|| DatabaseError::Missing(file_name(dir, rules, s)))?;
+                .ok_or_else(|| missing(dir, rules, TableId::Moving(s)))?;
             exit_values.insert(s, Wdl::load(table)?);
         }
         let positions: Vec<u64> = parts.iter().map(|s| index::positions(*s)).collect();
@@ -315,11 +296,9 @@ pub fn generate_pairs(
         let (values, _) = solve(&game, observer)?;
         drop(exit_values);
         for ((sub, vals), n) in parts.iter().zip(&values).zip(&positions) {
-            let mut header = summarize(vals, *n);
-            header.label = label(rules, *sub);
-            let path = file_name(dir, rules, *sub);
-            write_table(&path, &header, vals, ZSTD_LEVEL)?;
-            done.insert(*sub, open_checked(&path, rules, *sub)?);
+            let id = TableId::Moving(*sub);
+            tables.write_values(id, &summarize(vals, *n), vals, ZSTD_LEVEL)?;
+            done.insert(*sub, tables.open(id)?);
         }
         observer.solved(pair, positions.iter().sum(), start.elapsed().as_secs_f64());
     }
@@ -361,7 +340,7 @@ pub fn verify(
     let need = |s: Subspace| -> Result<&Table, DatabaseError> {
         tables
             .get(&s)
-            .ok_or_else(|| DatabaseError::Missing(file_name(&dir, rules, s)))
+            .ok_or_else(|| missing(&dir, rules, TableId::Moving(s)))
     };
     let own = Arc::new(need(sub)?.values()?);
     let partner = if sub.swapped() == sub {

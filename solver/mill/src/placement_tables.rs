@@ -11,10 +11,7 @@
 //! format's outcome entries, which take a third of the bytes that one-byte
 //! entries take once compressed).
 
-use super::database::{
-    check_slots, open_table, scan_all, sector_file_name, sector_label, DatabaseError, Mismatch,
-    Tables,
-};
+use super::database::{check_slots, scan_all, DatabaseError, Mismatch, Tables};
 use super::index::{self, Subspace};
 use super::placement_pass;
 use super::position::Rules;
@@ -23,7 +20,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
-use tablebase::format::{summarize_outcomes, write_outcome_table};
+use tablebase::format::summarize_outcomes;
 use tablebase::reader::Table;
 use tablebase::resident::Wdl;
 use tablebase::retro::Observer;
@@ -74,9 +71,7 @@ impl Successors<'_> {
             TableId::Moving(sub) => self.moving.get(&sub),
             TableId::Placement(s) => placement.get(&s),
         }
-        .ok_or_else(|| {
-            DatabaseError::Missing(super::database::table_file_name(self.dir, self.rules, id))
-        })?;
+        .ok_or_else(|| super::database::missing(self.dir, self.rules, id))?;
         let w = Arc::new(Wdl::load(table)?);
         self.loaded.insert(id, w.clone());
         Ok(w)
@@ -120,6 +115,7 @@ pub fn generate(
     stones: u8,
     observer: &dyn SectorObserver,
 ) -> Result<(), DatabaseError> {
+    let tables = super::database::directory(dir, rules);
     let (moving, mut placement) = scan_all(dir, rules)?;
     index::warm_up();
     let sectors = Sector::all(stones);
@@ -142,14 +138,10 @@ pub fn generate(
         let packed = placement_pass::solve(sector, &plain, removal.as_deref(), observer);
         observer.finish();
         let positions = index::positions(sector.subspace());
-        let mut header = summarize_outcomes(&packed, sector.size(), positions);
-        header.label = sector_label(rules, sector);
-        let path = sector_file_name(dir, rules, sector);
-        write_outcome_table(&path, &header, &packed, ZSTD_LEVEL)?;
-        placement.insert(
-            sector,
-            open_table(&path, rules, TableId::Placement(sector))?,
-        );
+        let header = summarize_outcomes(&packed, sector.size(), positions);
+        let id = TableId::Placement(sector);
+        tables.write_outcomes(id, &header, &packed, ZSTD_LEVEL)?;
+        placement.insert(sector, tables.open(id)?);
         observer.solved(sector, sector.size(), start.elapsed().as_secs_f64());
     }
     Ok(())
@@ -170,7 +162,7 @@ pub fn verify(
     let (moving, placement) = tables;
     let own = placement
         .get(&sector)
-        .ok_or_else(|| DatabaseError::Missing(sector_file_name(dir, rules, sector)))?;
+        .ok_or_else(|| super::database::missing(dir, rules, TableId::Placement(sector)))?;
     own.verify()?;
     let own = Wdl::load(own)?;
     let mut succ = Successors {

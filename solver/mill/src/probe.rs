@@ -18,7 +18,9 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use super::database::{file_name, open_checked, open_table, sector_file_name, DatabaseError};
+use super::database::{
+    file_name, missing, open_checked, open_table, sector_file_name, DatabaseError,
+};
 use super::index::{self, Subspace};
 use super::movegen::{apply, for_each_move, game_over};
 use super::position::{Color, Move, Position, PositionError, Rules};
@@ -128,7 +130,7 @@ impl Tablebases {
     ) -> Result<&'s T, ProbeError> {
         if !(3..=9).contains(&sub.us) || !(3..=9).contains(&sub.them) {
             // No such table: the error the mapped path gives.
-            return Err(DatabaseError::Missing(file_name(&self.dir, self.rules, sub)).into());
+            return Err(missing(&self.dir, self.rules, TableId::Moving(sub)).into());
         }
         let cell = &cells[10 * sub.us as usize + sub.them as usize];
         self.fill(cell, || self.table(sub), load)
@@ -234,7 +236,7 @@ impl Tablebases {
         }
         let path = file_name(&self.dir, self.rules, sub);
         if !path.exists() {
-            return Err(DatabaseError::Missing(path).into());
+            return Err(missing(&self.dir, self.rules, TableId::Moving(sub)).into());
         }
         let table = Arc::new(open_checked(&path, self.rules, sub)?);
         let mut tables = self.tables.write().unwrap_or_else(|e| e.into_inner());
@@ -338,9 +340,8 @@ impl Tablebases {
 
     /// The table of a sector, or the error that names its missing file.
     fn existing_sector(&self, sector: Sector) -> Result<Arc<Table>, ProbeError> {
-        self.sector_table(sector)?.ok_or_else(|| {
-            DatabaseError::Missing(sector_file_name(&self.dir, self.rules, sector)).into()
-        })
+        self.sector_table(sector)?
+            .ok_or_else(|| missing(&self.dir, self.rules, TableId::Placement(sector)).into())
     }
 
     /// Every legal move of a legal position of any phase with its outcome

@@ -8,6 +8,7 @@ use mill::analysis::AnalysisError;
 use mill::database::DatabaseError;
 use mill::probe::ProbeError;
 use serde_json::json;
+use tablebase::set::SetError;
 
 /// An API error: status, a machine-readable kind and a one-line message.
 #[derive(Debug, Clone)]
@@ -61,7 +62,7 @@ impl IntoResponse for ApiError {
 impl From<ProbeError> for ApiError {
     fn from(e: ProbeError) -> ApiError {
         match e {
-            ProbeError::Table(DatabaseError::Missing(path)) => ApiError {
+            ProbeError::Table(DatabaseError::Set(SetError::Missing { path, .. })) => ApiError {
                 status: StatusCode::NOT_FOUND,
                 kind: "missing-table",
                 message: format!(

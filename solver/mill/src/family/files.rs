@@ -12,16 +12,14 @@ use crate::index::Subspace;
 use crate::sector::{Sector, TableId};
 use crate::variant::{RuleSet, Variant};
 use std::collections::BTreeMap;
+use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 use tablebase::format::{
-    summarize, summarize_outcomes, write_outcome_table, write_table, EntryKind, FormatError,
-    OUTCOME_DRAW, OUTCOME_LOSS, OUTCOME_WIN,
+    summarize, summarize_outcomes, EntryKind, FormatError, OUTCOME_DRAW, OUTCOME_LOSS, OUTCOME_WIN,
 };
 use tablebase::reader::Table;
+use tablebase::set::{Directory, SetError, TableSet, ZSTD_LEVEL};
 use tablebase::{Outcome, Value};
-
-/// zstd level of the written blocks.
-const ZSTD_LEVEL: i32 = 9;
 
 /// Errors of a family tablebase directory.
 #[derive(Debug, thiserror::Error)]
@@ -29,28 +27,10 @@ pub enum FilesError {
     /// A file could not be read, written or understood.
     #[error(transparent)]
     Format(#[from] FormatError),
-    /// A file holds another table, variant or rule set than asked for.
-    #[error(
-        "{path}: holds `{found}` ({found_slots} slots), expected `{expected}` ({slots} slots)"
-    )]
-    Mismatch {
-        /// The file.
-        path: PathBuf,
-        /// The label expected.
-        expected: String,
-        /// The label inside.
-        found: String,
-        /// The slots expected.
-        slots: u64,
-        /// The slots inside.
-        found_slots: u64,
-    },
-    /// A file holds entries of the wrong kind.
-    #[error("{0}: holds entries of the wrong kind for its table")]
-    WrongEntries(PathBuf),
-    /// A table is not in the directory.
-    #[error("{0}: missing (run `solver {1} generate` first)")]
-    Missing(PathBuf, &'static str),
+    /// The table directory: a file missing, unknown, or holding another
+    /// table, variant or rule set than asked for.
+    #[error(transparent)]
+    Set(#[from] SetError),
     /// The board is not one of the family's variants.
     #[error("board `{0}` is not a variant of the family")]
     UnknownBoard(&'static str),
@@ -74,24 +54,102 @@ fn table_name(id: TableId) -> String {
     }
 }
 
+/// A family board's tables under one rule set, as a table set: moving-phase
+/// subspaces hold values, placement sectors outcomes; the moving-phase
+/// tables are sized by the index `I` (dense for Six, symmetry-reduced for
+/// Morabaraba), the placement sectors by the dense index.
+pub struct FamilyTables<B, I = index::Dense> {
+    rules: RuleSet,
+    tag: String,
+    _board: PhantomData<(B, I)>,
+}
+
+impl<B: Board, I: Indexing> FamilyTables<B, I> {
+    /// The tables of board `B` under `rules`.
+    pub fn new(rules: RuleSet) -> Result<FamilyTables<B, I>, FilesError> {
+        Ok(FamilyTables {
+            rules,
+            tag: rules.tag(variant::<B>()?),
+            _board: PhantomData,
+        })
+    }
+
+    /// The rule set.
+    pub fn rules(&self) -> RuleSet {
+        self.rules
+    }
+}
+
+impl<B: Board, I: Indexing> TableSet for FamilyTables<B, I> {
+    type Key = TableId;
+
+    fn generator(&self) -> String {
+        format!("solver {} generate", B::NAME)
+    }
+
+    fn file_name(&self, id: TableId) -> String {
+        format!("{}-{}-{}.tb", B::NAME, self.tag, table_name(id))
+    }
+
+    fn parse_file_name(&self, name: &str) -> Result<Option<TableId>, ()> {
+        let rest = name.strip_prefix(B::NAME).and_then(|r| r.strip_prefix('-'));
+        let rest = rest.and_then(|r| r.strip_suffix(".tb")).ok_or(())?;
+        let Some(numbers) = rest.strip_prefix(self.tag.as_str()) else {
+            return Ok(None); // another rule set of the board
+        };
+        let numbers: Vec<u8> = numbers
+            .strip_prefix('-')
+            .ok_or(())?
+            .split('-')
+            .map(|n| n.parse().map_err(|_| ()))
+            .collect::<Result<_, ()>>()?;
+        match numbers[..] {
+            [us, them] => Ok(Some(TableId::Moving(Subspace::new(us, them)))),
+            [us, them, uh, th] => Ok(Some(TableId::Placement(Sector::new(us, them, uh, th)))),
+            _ => Err(()),
+        }
+    }
+
+    fn label(&self, id: TableId) -> String {
+        format!("{}/{}/{}", B::NAME, self.tag, table_name(id))
+    }
+
+    fn slots(&self, id: TableId) -> u64 {
+        match id {
+            TableId::Moving(sub) => I::size::<B>(sub),
+            TableId::Placement(s) => index::size::<B>(s.subspace()),
+        }
+    }
+
+    fn holds(&self, id: TableId, kind: EntryKind) -> bool {
+        kind == match id {
+            TableId::Moving(_) => EntryKind::Value,
+            TableId::Placement(_) => EntryKind::Outcome,
+        }
+    }
+
+    fn prefix(&self) -> &'static str {
+        B::NAME
+    }
+}
+
+/// The tables of board `B` under `rules` in `dir`, moving-phase tables
+/// over index `I`.
+pub fn directory<B: Board, I: Indexing>(
+    dir: &Path,
+    rules: RuleSet,
+) -> Result<Directory<FamilyTables<B, I>>, FilesError> {
+    Ok(Directory::new(dir, FamilyTables::new(rules)?))
+}
+
 /// The label of a table: board, rule set, table (`six/flying/5-4`).
 pub fn label<B: Board>(rules: RuleSet, id: TableId) -> Result<String, FilesError> {
-    Ok(format!(
-        "{}/{}/{}",
-        B::NAME,
-        rules.tag(variant::<B>()?),
-        table_name(id)
-    ))
+    Ok(FamilyTables::<B>::new(rules)?.label(id))
 }
 
 /// The file of a table in `dir` (`six-flying-5-4.tb`).
 pub fn file_name<B: Board>(dir: &Path, rules: RuleSet, id: TableId) -> Result<PathBuf, FilesError> {
-    Ok(dir.join(format!(
-        "{}-{}-{}.tb",
-        B::NAME,
-        rules.tag(variant::<B>()?),
-        table_name(id)
-    )))
+    Ok(directory::<B, index::Dense>(dir, rules)?.path(id))
 }
 
 /// The two-bit code of an outcome.
@@ -106,50 +164,27 @@ fn code(o: Outcome) -> u8 {
 /// Write every table of a solution into `dir` (created if needed); each
 /// file is written atomically. Returns the bytes written.
 pub fn write<B: Board>(dir: &Path, sol: &Solution<B>) -> Result<u64, FilesError> {
-    std::fs::create_dir_all(dir).map_err(|source| FormatError::Io {
-        path: dir.to_owned(),
-        source,
-    })?;
+    let tables = directory::<B, index::Dense>(dir, sol.rules)?;
     let mut bytes = 0;
     for (&sub, values) in &sol.moving {
-        let id = TableId::Moving(sub);
-        let mut header = summarize(values, values.len() as u64);
-        header.label = label::<B>(sol.rules, id)?;
-        let path = file_name::<B>(dir, sol.rules, id)?;
-        write_table(&path, &header, values, ZSTD_LEVEL)?;
-        bytes += file_len(&path)?;
+        let header = summarize(values, values.len() as u64);
+        bytes += tables.write_values(TableId::Moving(sub), &header, values, ZSTD_LEVEL)?;
     }
     for (&sector, outcomes) in &sol.placement {
-        let id = TableId::Placement(sector);
         let mut packed = vec![0u8; outcomes.len().div_ceil(4)];
         for (j, &o) in outcomes.iter().enumerate() {
             packed[j / 4] |= code(o) << (2 * (j % 4));
         }
-        let mut header = summarize_outcomes(&packed, outcomes.len() as u64, outcomes.len() as u64);
-        header.label = label::<B>(sol.rules, id)?;
-        let path = file_name::<B>(dir, sol.rules, id)?;
-        write_outcome_table(&path, &header, &packed, ZSTD_LEVEL)?;
-        bytes += file_len(&path)?;
+        let n = outcomes.len() as u64;
+        let header = summarize_outcomes(&packed, n, n);
+        bytes += tables.write_outcomes(TableId::Placement(sector), &header, &packed, ZSTD_LEVEL)?;
     }
     Ok(bytes)
 }
 
-fn file_len(path: &Path) -> Result<u64, FilesError> {
-    Ok(std::fs::metadata(path)
-        .map_err(|source| FormatError::Io {
-            path: path.to_owned(),
-            source,
-        })?
-        .len())
-}
-
 /// Open the file of a table and check its label, size and entry kind.
 pub fn open<B: Board>(dir: &Path, rules: RuleSet, id: TableId) -> Result<Table, FilesError> {
-    let slots = match id {
-        TableId::Moving(sub) => index::size::<B>(sub),
-        TableId::Placement(s) => index::size::<B>(s.subspace()),
-    };
-    open_sized::<B>(dir, rules, id, slots)
+    Ok(directory::<B, index::Dense>(dir, rules)?.open(id)?)
 }
 
 /// Open the file of a moving-phase subspace over index `I` (the
@@ -160,52 +195,7 @@ pub fn open_moving<B: Board, I: Indexing>(
     rules: RuleSet,
     sub: Subspace,
 ) -> Result<Table, FilesError> {
-    open_sized::<B>(dir, rules, TableId::Moving(sub), I::size::<B>(sub))
-}
-
-/// Open the file of a table that must have `slots` slots.
-fn open_sized<B: Board>(
-    dir: &Path,
-    rules: RuleSet,
-    id: TableId,
-    slots: u64,
-) -> Result<Table, FilesError> {
-    let path = file_name::<B>(dir, rules, id)?;
-    let kind = match id {
-        TableId::Moving(_) => EntryKind::Value,
-        TableId::Placement(_) => EntryKind::Outcome,
-    };
-    open_checked(path, B::NAME, &label::<B>(rules, id)?, slots, kind)
-}
-
-/// Open the table file at `path` (of the game `game`, for the error) and
-/// check that it has the label `expected`, `slots` slots and entries of
-/// `kind`.
-pub(crate) fn open_checked(
-    path: PathBuf,
-    game: &'static str,
-    expected: &str,
-    slots: u64,
-    kind: EntryKind,
-) -> Result<Table, FilesError> {
-    if !path.exists() {
-        return Err(FilesError::Missing(path, game));
-    }
-    let table = Table::open(&path)?;
-    let h = table.header();
-    if h.label != expected || h.slots != slots {
-        return Err(FilesError::Mismatch {
-            path,
-            expected: expected.to_owned(),
-            found: h.label.clone(),
-            slots,
-            found_slots: h.slots,
-        });
-    }
-    if h.kind != kind {
-        return Err(FilesError::WrongEntries(path));
-    }
-    Ok(table)
+    Ok(directory::<B, I>(dir, rules)?.open(TableId::Moving(sub))?)
 }
 
 /// Write the values of one moving-phase subspace (`positions` of its
@@ -217,16 +207,9 @@ pub fn write_moving<B: Board>(
     values: &[Value],
     positions: u64,
 ) -> Result<u64, FilesError> {
-    std::fs::create_dir_all(dir).map_err(|source| FormatError::Io {
-        path: dir.to_owned(),
-        source,
-    })?;
-    let id = TableId::Moving(sub);
-    let mut header = summarize(values, positions);
-    header.label = label::<B>(rules, id)?;
-    let path = file_name::<B>(dir, rules, id)?;
-    write_table(&path, &header, values, ZSTD_LEVEL)?;
-    file_len(&path)
+    let header = summarize(values, positions);
+    let tables = directory::<B, index::Dense>(dir, rules)?;
+    Ok(tables.write_values(TableId::Moving(sub), &header, values, ZSTD_LEVEL)?)
 }
 
 /// Every table of the game under `rules`: moving-phase subspaces, then

@@ -14,12 +14,10 @@ use super::index::{Layer, Tuzdyks, CONFIGS, MAX_STONES};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use tablebase::format::{write_opaque_table, EntryKind, FormatError, Header};
+use tablebase::format::{EntryKind, FormatError, Header};
 use tablebase::reader::Table;
 use tablebase::retro::RetroError;
-
-/// zstd level of the written blocks.
-const ZSTD_LEVEL: i32 = 9;
+use tablebase::set::{Directory, SetError, TableSet, ZSTD_LEVEL};
 
 /// Errors of the share tables.
 #[derive(Debug, thiserror::Error)]
@@ -27,36 +25,60 @@ pub enum EgtbError {
     /// A file could not be read, written or understood.
     #[error(transparent)]
     Format(#[from] FormatError),
-    /// The directory holds something that is not ours.
-    #[error("{0}: unknown file in the table directory (move it elsewhere)")]
-    UnknownFile(PathBuf),
-    /// A file holds another table than its name says.
-    #[error("{path}: holds `{found}` but its name says `{expected}`")]
-    Mismatch {
-        /// The file.
-        path: PathBuf,
-        /// The label its name implies.
-        expected: String,
-        /// The label inside.
-        found: String,
-    },
-    /// A needed table has not been generated.
-    #[error("{0}: missing; generate it first (solver toguz generate)")]
-    Missing(PathBuf),
-    /// The directory cannot be used.
-    #[error("{path}: {source}")]
-    Dir {
-        /// The directory.
-        path: PathBuf,
-        /// The error.
-        source: std::io::Error,
-    },
+    /// The table directory: a file missing, damaged, unknown or holding
+    /// another table than its name says.
+    #[error(transparent)]
+    Set(#[from] SetError),
     /// More stones than a table can hold.
     #[error("at most {MAX_STONES} stones on the board are supported (asked for {0})")]
     TooManyStones(u32),
     /// The retrograde engine failed.
     #[error(transparent)]
     Retro(#[from] RetroError),
+}
+
+/// The share tables as a table set: one file per [`Layer`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ShareTables;
+
+impl TableSet for ShareTables {
+    type Key = Layer;
+
+    fn generator(&self) -> String {
+        "solver toguz generate".into()
+    }
+
+    fn file_name(&self, layer: Layer) -> String {
+        format!(
+            "toguz-{}-{}{}.tb",
+            layer.stones, layer.tuzdyks.mover, layer.tuzdyks.opponent
+        )
+    }
+
+    fn parse_file_name(&self, name: &str) -> Result<Option<Layer>, ()> {
+        parse_file_name(name).map(Some).ok_or(())
+    }
+
+    fn label(&self, layer: Layer) -> String {
+        label(layer)
+    }
+
+    fn slots(&self, layer: Layer) -> u64 {
+        layer.size()
+    }
+
+    fn holds(&self, _layer: Layer, kind: EntryKind) -> bool {
+        kind == EntryKind::Opaque
+    }
+
+    fn prefix(&self) -> &'static str {
+        "toguz-"
+    }
+}
+
+/// The share tables in `dir`.
+pub fn directory(dir: &Path) -> Directory<ShareTables> {
+    Directory::new(dir, ShareTables)
 }
 
 /// The label stored in a table's header.
@@ -69,10 +91,7 @@ pub fn label(layer: Layer) -> String {
 
 /// The file of a table in `dir`.
 pub fn file_name(dir: &Path, layer: Layer) -> PathBuf {
-    dir.join(format!(
-        "toguz-{}-{}{}.tb",
-        layer.stones, layer.tuzdyks.mover, layer.tuzdyks.opponent
-    ))
+    directory(dir).path(layer)
 }
 
 /// Parse a file name of ours.
@@ -122,51 +141,12 @@ pub fn pair_positions(layer: Layer) -> u64 {
 /// leftover `.tmp`); returns our files, opened and checked (header, block
 /// table, label, size).
 pub fn scan(dir: &Path) -> Result<BTreeMap<Layer, Table>, EgtbError> {
-    let mut found = BTreeMap::new();
-    let entries = match std::fs::read_dir(dir) {
-        Ok(e) => e,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(found),
-        Err(source) => {
-            return Err(EgtbError::Dir {
-                path: dir.to_owned(),
-                source,
-            })
-        }
-    };
-    for entry in entries {
-        let entry = entry.map_err(|source| EgtbError::Dir {
-            path: dir.to_owned(),
-            source,
-        })?;
-        let path = entry.path();
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if !path.is_file() {
-            return Err(EgtbError::UnknownFile(path));
-        }
-        if name.starts_with("toguz-") && name.ends_with(".tmp") {
-            continue;
-        }
-        let Some(layer) = parse_file_name(&name) else {
-            return Err(EgtbError::UnknownFile(path));
-        };
-        found.insert(layer, open_checked(&path, layer)?);
-    }
-    Ok(found)
+    Ok(directory(dir).scan()?)
 }
 
 /// Open a table file and check that it holds what its name says.
 pub fn open_checked(path: &Path, layer: Layer) -> Result<Table, EgtbError> {
-    let table = Table::open(path)?;
-    let expected = label(layer);
-    let h = table.header();
-    if h.label != expected || h.slots != layer.size() || h.kind != EntryKind::Opaque {
-        return Err(EgtbError::Mismatch {
-            path: path.to_owned(),
-            expected,
-            found: h.label.clone(),
-        });
-    }
-    Ok(table)
+    Ok(directory(Path::new("")).open_at(path, layer)?)
 }
 
 /// Read a whole table's packed shares.
@@ -199,17 +179,16 @@ pub fn generate(
     if max_stones > MAX_STONES {
         return Err(EgtbError::TooManyStones(max_stones as u32));
     }
+    let tables = directory(dir);
     if dir.exists() && !dir.is_dir() {
-        return Err(EgtbError::Dir {
+        return Err(SetError::Dir {
             path: dir.to_owned(),
             source: std::io::Error::other("not a directory"),
-        });
+        }
+        .into());
     }
-    std::fs::create_dir_all(dir).map_err(|source| EgtbError::Dir {
-        path: dir.to_owned(),
-        source,
-    })?;
-    let done = scan(dir)?;
+    tables.create()?;
+    let done = tables.scan()?;
     let mut solved: Vec<Option<Shares>> = vec![None; (max_stones as usize + 1) * CONFIGS];
     for stones in 0..=max_stones {
         for pair in pairs(stones) {
@@ -235,7 +214,7 @@ pub fn generate(
             drop(graph);
             for (l, s) in layers.iter().zip(shares) {
                 let header = Header {
-                    label: label(*l),
+                    label: String::new(),
                     entry_bytes: 1,
                     kind: EntryKind::Opaque,
                     slots: l.size(),
@@ -248,9 +227,8 @@ pub fn generate(
                     block_slots: 0,
                     blocks: 0,
                 };
-                let path = file_name(dir, *l);
-                write_opaque_table(&path, &header, &s, ZSTD_LEVEL)?;
-                open_checked(&path, *l)?;
+                tables.write_opaque(*l, &header, &s, ZSTD_LEVEL)?;
+                tables.open(*l)?;
                 solved[l.ordinal()] = Some(s);
             }
             observer.solved(pair, positions, start.elapsed().as_secs_f64(), bytes);

@@ -67,13 +67,12 @@ impl Tables {
             }
         }
         let Some(max_stones) = max else {
-            return Err(EgtbError::Missing(super::database::file_name(
-                dir,
-                Layer {
+            return Err(super::database::directory(dir)
+                .missing(Layer {
                     stones: 0,
                     tuzdyks: Tuzdyks::NONE,
-                },
-            )));
+                })
+                .into());
         };
         let mut tables: Vec<Option<Table>> = (0..(max_stones as usize + 1) * CONFIGS)
             .map(|_| None)
