@@ -333,8 +333,8 @@ fn files_refuse_another_rule_set() {
     };
     for other in [RuleSet::new(12, false), blocked] {
         std::fs::copy(
-            files::file_name::<Morabaraba>(&dir, rules, id).unwrap(),
-            files::file_name::<Morabaraba>(&dir, other, id).unwrap(),
+            files::file_name::<Morabaraba>(&dir, rules, id),
+            files::file_name::<Morabaraba>(&dir, other, id),
         )
         .unwrap();
         let err = files::open_moving::<Morabaraba, Symmetric>(&dir, other, sub).unwrap_err();
@@ -347,14 +347,10 @@ fn files_refuse_another_rule_set() {
         );
     }
     // A Six Men's Morris file under Morabaraba's name is refused too.
-    let six = files::file_name::<Six>(&dir, RuleSet::new(6, true), id).unwrap();
+    let six = files::file_name::<Six>(&dir, RuleSet::new(6, true), id);
     let six_values = vec![Value::DRAW; mill::family::index::size::<Six>(sub) as usize];
     files::write_moving::<Six>(&dir, RuleSet::new(6, true), sub, &six_values, 0).unwrap();
-    std::fs::rename(
-        &six,
-        files::file_name::<Morabaraba>(&dir, rules, id).unwrap(),
-    )
-    .unwrap();
+    std::fs::rename(&six, files::file_name::<Morabaraba>(&dir, rules, id)).unwrap();
     assert!(files::open_moving::<Morabaraba, Symmetric>(&dir, rules, sub).is_err());
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -204,8 +204,8 @@ fn files_refuse_another_rule_set() {
     let other = RuleSet::new(3, false);
     let id = TableId::Moving(Subspace::new(3, 3));
     std::fs::copy(
-        files::file_name::<Six>(&dir, rules, id).unwrap(),
-        files::file_name::<Six>(&dir, other, id).unwrap(),
+        files::file_name::<Six>(&dir, rules, id),
+        files::file_name::<Six>(&dir, other, id),
     )
     .unwrap();
     let err = files::open::<Six>(&dir, other, id).unwrap_err();

@@ -23,6 +23,9 @@ pub trait Board: Copy + Send + Sync + 'static {
     const FULL: Bits;
     /// Number of symmetries (the order of the automorphism group).
     const SYMMETRIES: usize;
+    /// Stones a side in the board's own game (9 for Nine Men's Morris):
+    /// tables of other counts carry theirs in their names.
+    const STONES: u8;
 
     /// The board as data (names, edges, mills, symmetries).
     fn geometry() -> &'static Geometry;
@@ -82,6 +85,7 @@ impl Board for Nine {
     const POINTS: usize = 24;
     const FULL: Bits = nine::FULL;
     const SYMMETRIES: usize = nine::SYMMETRIES;
+    const STONES: u8 = 9;
 
     fn geometry() -> &'static Geometry {
         &NINE_GEOMETRY
@@ -202,6 +206,29 @@ impl BoardTables {
         }
     }
 
+    /// The board as data.
+    pub fn geometry(&self) -> &Geometry {
+        &self.geometry
+    }
+
+    /// Points adjacent to `point`.
+    #[inline(always)]
+    pub fn adjacent(&self, point: usize) -> Bits {
+        self.adjacent[point]
+    }
+
+    /// The symmetry that undoes `op`.
+    #[inline(always)]
+    pub fn inverse(&self, op: usize) -> usize {
+        self.inverse[op]
+    }
+
+    /// The mills through `point`.
+    #[inline(always)]
+    pub fn mills_at(&self, point: usize) -> &[Bits] {
+        &self.mills_at[point][..self.mill_count[point]]
+    }
+
     /// Does the stone at `point` close a mill of `bits`?
     #[inline(always)]
     pub fn in_mill(&self, bits: Bits, point: usize) -> bool {
@@ -232,53 +259,77 @@ impl BoardTables {
     }
 }
 
-/// Define a board whose tables are built from its geometry on first use.
+/// Define a board whose tables are built from its geometry on first use:
+/// a new mill board is its data and this line.
+///
+/// ```
+/// use mill::geometry::Geometry;
+/// mill::data_board!(
+///     /// Three rows of three points; rows and columns are mills.
+///     Grid, GRID_TABLES, "grid", points: 9, symmetries: 8, stones: 3,
+///     Geometry::from_lists(
+///         "grid",
+///         &["a1", "a2", "a3", "b1", "b2", "b3", "c1", "c2", "c3"],
+///         &["a3", "b3", "c3", "a2", "b2", "c2", "a1", "b1", "c1"],
+///         &[["a1", "a2"], ["a2", "a3"], ["b1", "b2"], ["b2", "b3"], ["c1", "c2"], ["c2", "c3"],
+///           ["a1", "b1"], ["b1", "c1"], ["a2", "b2"], ["b2", "c2"], ["a3", "b3"], ["b3", "c3"]],
+///         &[["a1", "a2", "a3"], ["b1", "b2", "b3"], ["c1", "c2", "c3"],
+///           ["a1", "b1", "c1"], ["a2", "b2", "c2"], ["a3", "b3", "c3"]],
+///     )
+/// );
+/// use mill::board::Board;
+/// assert_eq!(Grid::geometry().symmetries.len(), Grid::SYMMETRIES);
+/// ```
+#[macro_export]
 macro_rules! data_board {
-    ($(#[$doc:meta])* $ty:ident, $tables:ident, $name:literal, $points:literal, $syms:literal, $build:expr) => {
+    ($(#[$doc:meta])* $ty:ident, $tables:ident, $name:literal, points: $points:literal,
+     symmetries: $syms:literal, stones: $stones:literal, $build:expr) => {
         $(#[$doc])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
         pub struct $ty;
 
-        static $tables: LazyLock<BoardTables> = LazyLock::new(|| BoardTables::new($build));
+        static $tables: std::sync::LazyLock<$crate::board::BoardTables> =
+            std::sync::LazyLock::new(|| $crate::board::BoardTables::new($build));
 
-        impl Board for $ty {
+        impl $crate::board::Board for $ty {
             const NAME: &'static str = $name;
             const POINTS: usize = $points;
-            const FULL: Bits = (1 << $points) - 1;
+            const FULL: $crate::geometry::Bits = (1 << $points) - 1;
             const SYMMETRIES: usize = $syms;
+            const STONES: u8 = $stones;
 
-            fn geometry() -> &'static Geometry {
-                &$tables.geometry
+            fn geometry() -> &'static $crate::geometry::Geometry {
+                $tables.geometry()
             }
 
             #[inline(always)]
-            fn adjacent(point: usize) -> Bits {
-                $tables.adjacent[point]
+            fn adjacent(point: usize) -> $crate::geometry::Bits {
+                $tables.adjacent(point)
             }
 
             #[inline(always)]
-            fn in_mill(bits: Bits, point: usize) -> bool {
+            fn in_mill(bits: $crate::geometry::Bits, point: usize) -> bool {
                 $tables.in_mill(bits, point)
             }
 
             #[inline(always)]
-            fn stones_in_mills(bits: Bits) -> Bits {
+            fn stones_in_mills(bits: $crate::geometry::Bits) -> $crate::geometry::Bits {
                 $tables.stones_in_mills(bits)
             }
 
             #[inline(always)]
-            fn transform(op: usize, bits: Bits) -> Bits {
+            fn transform(op: usize, bits: $crate::geometry::Bits) -> $crate::geometry::Bits {
                 $tables.transform(op, bits)
             }
 
             #[inline(always)]
             fn inverse(op: usize) -> usize {
-                $tables.inverse[op]
+                $tables.inverse(op)
             }
 
             #[inline(always)]
-            fn mills_at(point: usize) -> &'static [Bits] {
-                &$tables.mills_at[point][..$tables.mill_count[point]]
+            fn mills_at(point: usize) -> &'static [$crate::geometry::Bits] {
+                $tables.mills_at(point)
             }
         }
     };
@@ -289,8 +340,9 @@ data_board!(
     Six,
     SIX_TABLES,
     "six",
-    16,
-    16,
+    points: 16,
+    symmetries: 16,
+    stones: 6,
     Geometry::six()
 );
 
@@ -300,8 +352,9 @@ data_board!(
     Morabaraba,
     MORABARABA_TABLES,
     "morabaraba",
-    24,
-    16,
+    points: 24,
+    symmetries: 16,
+    stones: 12,
     Geometry::morabaraba()
 );
 

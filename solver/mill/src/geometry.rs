@@ -248,6 +248,22 @@ pub const MORABARABA_DIAGONALS: [[&str; 3]; 4] = [
     ["a1", "b2", "c3"],
 ];
 
+impl Geometry {
+    /// A board from its point names (by bit), its reading order (the order
+    /// of the points in the text format and the ASCII picture), its edges
+    /// and its mills; the symmetry group is computed. This is all a new
+    /// board of the family needs (see [`crate::data_board`]).
+    pub fn from_lists(
+        name: &'static str,
+        names: &[&'static str],
+        reading: &[&'static str],
+        edges: &[[&str; 2]],
+        mills: &[[&str; 3]],
+    ) -> Geometry {
+        from_lists(name, names, reading, edges, mills)
+    }
+}
+
 /// Build a board from its point names (by bit), reading order, edges and
 /// mills; the symmetry group is computed ([`automorphisms`]).
 fn from_lists(

@@ -84,14 +84,22 @@ impl RuleSet {
     /// variant name `lasker` in their labels ([`super::family::lasker`]), so
     /// no file of another variant or rule set loads as a Lasker table.
     pub fn tag(&self, variant: Variant) -> String {
+        self.tag_for(variant.stones(), variant == Variant::Lasker)
+    }
+
+    /// [`tag`](Self::tag) for a game whose own stone count is `stones`
+    /// (a board's [`Board::STONES`](crate::board::Board::STONES), so that a
+    /// board defined as data alone names its files); `lasker` for a game
+    /// whose placing and sliding interleave.
+    pub fn tag_for(&self, stones: u8, lasker: bool) -> String {
         let mut tag = String::from(if self.flying { "flying" } else { "noflying" });
-        if self.stones != variant.stones() {
+        if self.stones != stones {
             tag.push_str(&format!("-{}", self.stones));
         }
         if self.full_board == FullBoard::BlockedLoses {
             tag.push_str("-blockedloses");
         }
-        match (self.interleave, variant == Variant::Lasker) {
+        match (self.interleave, lasker) {
             (true, false) => tag.push_str("-interleave"),
             (false, true) => tag.push_str("-nointerleave"),
             _ => {}

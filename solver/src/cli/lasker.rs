@@ -7,23 +7,21 @@
 
 use super::six::{
     self, perft, play_with, print_position_value, show, value_text, Common, GameArgs, PerftArgs,
-    ShowArgs, Values,
+    ShowArgs,
 };
 use super::CliError;
 use super::{print_json, CliResult};
 use clap::Subcommand;
-use mill::board::{Board, Nine};
+use mill::board::Nine;
 use mill::family::game;
 use mill::family::lasker::files;
 use mill::family::lasker::sector::{positions, sectors, LaskerSector};
 use mill::family::lasker::solve::LaskerSolution;
-use mill::position::Position;
 use mill::variant::RuleSet;
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::Instant;
 use tablebase::retro::Silent;
-use tablebase::Value;
 
 /// Arguments of `solver lasker`.
 #[derive(clap::Args, Debug)]
@@ -117,17 +115,6 @@ fn rules(common: &Common) -> RuleSet {
     RuleSet {
         flying: !common.no_flying,
         ..RuleSet::lasker(common.stones.unwrap_or(10))
-    }
-}
-
-impl<B: Board> Values<B> for LaskerSolution<B> {
-    fn value(&self, pos: &Position) -> Option<Value> {
-        LaskerSolution::value(self, pos)
-    }
-
-    /// Every Lasker value carries its distance to conversion.
-    fn has_distance(&self, _pos: &Position) -> bool {
-        true
     }
 }
 

@@ -12,7 +12,9 @@ use mill::family::game::{
     self, divide, draw, ending, format_position, legal_moves, move_text, parse_position, Ending,
 };
 use mill::family::solve::Solution;
-use mill::position::{Color, Move, Position};
+pub(crate) use mill::family::values::Values;
+use mill::family::values::{best_move, move_values};
+use mill::position::{Color, Position};
 use mill::sector::TableId;
 use mill::variant::RuleSet;
 use serde_json::json;
@@ -493,50 +495,6 @@ fn probe<B: Board>(words: &[String], args: &TableArgs) -> CliResult {
     print_position_value(&sol, rules, &pos, args.common.json)
 }
 
-/// Solved tables as the probing verbs see them.
-pub(crate) trait Values<B: Board> {
-    /// The value of a position for the side to move, `None` when its
-    /// table is missing.
-    fn value(&self, pos: &Position) -> Option<Value>;
-    /// Does the value of `pos` carry a distance (to conversion)?
-    fn has_distance(&self, pos: &Position) -> bool;
-}
-
-impl<B: Board> Values<B> for Solution<B> {
-    fn value(&self, pos: &Position) -> Option<Value> {
-        Solution::value(self, pos)
-    }
-
-    /// Placement tables hold outcomes only.
-    fn has_distance(&self, pos: &Position) -> bool {
-        !pos.placing()
-    }
-}
-
-/// Every legal move of `pos` with its value for the side to move (the
-/// successor's value, flipped; a removal converts, so its distance to
-/// conversion is one ply, and so does a placement under Lasker's rules).
-/// Moves whose table is missing are left out.
-fn move_values<B: Board>(
-    sol: &impl Values<B>,
-    rules: RuleSet,
-    pos: &Position,
-) -> Vec<(Move, Value)> {
-    legal_moves::<B>(pos, rules)
-        .into_iter()
-        .filter_map(|m| {
-            let next = game::apply(pos, m);
-            let v = match ending::<B>(&next, rules) {
-                Some(Ending::Loss(_)) => Value::loss(0),
-                Some(Ending::FullBoardDraw) => Value::DRAW,
-                None => sol.value(&next)?,
-            };
-            let converts = m.removal().is_some() || (rules.interleave && m.from().is_none());
-            Some((m, Value::after_move(v, converts)))
-        })
-        .collect()
-}
-
 fn play<B: Board>(args: &PlayArgs) -> CliResult {
     let (rules, sol) = load::<B>(&args.tables)?;
     play_with::<B>(&args.game, rules, &sol)
@@ -590,10 +548,7 @@ pub(crate) fn play_with<B: Board>(
                 }
             }
         } else {
-            let (m, v) = move_values(sol, rules, &pos)
-                .into_iter()
-                .max_by_key(|&(_, v)| v)
-                .ok_or("no move has a value in the tables")?;
+            let (m, v) = best_move(sol, rules, &pos).ok_or("no move has a value in the tables")?;
             // Placement tables and searches know outcomes, not distances.
             let value = if sol.has_distance(&game::apply(&pos, m)) {
                 value_text(v)

@@ -10,7 +10,7 @@ use super::solve::{pairs, Solution};
 use crate::board::Board;
 use crate::index::Subspace;
 use crate::sector::{Sector, TableId};
-use crate::variant::{RuleSet, Variant};
+use crate::variant::RuleSet;
 use std::collections::BTreeMap;
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
@@ -31,19 +31,6 @@ pub enum FilesError {
     /// table, variant or rule set than asked for.
     #[error(transparent)]
     Set(#[from] SetError),
-    /// The board is not one of the family's variants.
-    #[error("board `{0}` is not a variant of the family")]
-    UnknownBoard(&'static str),
-}
-
-/// The variant whose board is `B`.
-fn variant<B: Board>() -> Result<Variant, FilesError> {
-    match B::NAME {
-        "nine" => Ok(Variant::Nine),
-        "six" => Ok(Variant::Six),
-        "morabaraba" => Ok(Variant::Morabaraba),
-        other => Err(FilesError::UnknownBoard(other)),
-    }
 }
 
 /// The table part of labels and file names: `5-4` or `2-3-4-3`.
@@ -65,13 +52,14 @@ pub struct FamilyTables<B, I = index::Dense> {
 }
 
 impl<B: Board, I: Indexing> FamilyTables<B, I> {
-    /// The tables of board `B` under `rules`.
-    pub fn new(rules: RuleSet) -> Result<FamilyTables<B, I>, FilesError> {
-        Ok(FamilyTables {
+    /// The tables of board `B` under `rules` (the rule tag of the file
+    /// names counts stones against the board's own game, `B::STONES`).
+    pub fn new(rules: RuleSet) -> FamilyTables<B, I> {
+        FamilyTables {
             rules,
-            tag: rules.tag(variant::<B>()?),
+            tag: rules.tag_for(B::STONES, false),
             _board: PhantomData,
-        })
+        }
     }
 
     /// The rule set.
@@ -138,18 +126,18 @@ impl<B: Board, I: Indexing> TableSet for FamilyTables<B, I> {
 pub fn directory<B: Board, I: Indexing>(
     dir: &Path,
     rules: RuleSet,
-) -> Result<Directory<FamilyTables<B, I>>, FilesError> {
-    Ok(Directory::new(dir, FamilyTables::new(rules)?))
+) -> Directory<FamilyTables<B, I>> {
+    Directory::new(dir, FamilyTables::new(rules))
 }
 
 /// The label of a table: board, rule set, table (`six/flying/5-4`).
-pub fn label<B: Board>(rules: RuleSet, id: TableId) -> Result<String, FilesError> {
-    Ok(FamilyTables::<B>::new(rules)?.label(id))
+pub fn label<B: Board>(rules: RuleSet, id: TableId) -> String {
+    FamilyTables::<B>::new(rules).label(id)
 }
 
 /// The file of a table in `dir` (`six-flying-5-4.tb`).
-pub fn file_name<B: Board>(dir: &Path, rules: RuleSet, id: TableId) -> Result<PathBuf, FilesError> {
-    Ok(directory::<B, index::Dense>(dir, rules)?.path(id))
+pub fn file_name<B: Board>(dir: &Path, rules: RuleSet, id: TableId) -> PathBuf {
+    directory::<B, index::Dense>(dir, rules).path(id)
 }
 
 /// The two-bit code of an outcome.
@@ -164,7 +152,7 @@ fn code(o: Outcome) -> u8 {
 /// Write every table of a solution into `dir` (created if needed); each
 /// file is written atomically. Returns the bytes written.
 pub fn write<B: Board>(dir: &Path, sol: &Solution<B>) -> Result<u64, FilesError> {
-    let tables = directory::<B, index::Dense>(dir, sol.rules)?;
+    let tables = directory::<B, index::Dense>(dir, sol.rules);
     let mut bytes = 0;
     for (&sub, values) in &sol.moving {
         let header = summarize(values, values.len() as u64);
@@ -184,7 +172,7 @@ pub fn write<B: Board>(dir: &Path, sol: &Solution<B>) -> Result<u64, FilesError>
 
 /// Open the file of a table and check its label, size and entry kind.
 pub fn open<B: Board>(dir: &Path, rules: RuleSet, id: TableId) -> Result<Table, FilesError> {
-    Ok(directory::<B, index::Dense>(dir, rules)?.open(id)?)
+    Ok(directory::<B, index::Dense>(dir, rules).open(id)?)
 }
 
 /// Open the file of a moving-phase subspace over index `I` (the
@@ -195,7 +183,7 @@ pub fn open_moving<B: Board, I: Indexing>(
     rules: RuleSet,
     sub: Subspace,
 ) -> Result<Table, FilesError> {
-    Ok(directory::<B, I>(dir, rules)?.open(TableId::Moving(sub))?)
+    Ok(directory::<B, I>(dir, rules).open(TableId::Moving(sub))?)
 }
 
 /// Write the values of one moving-phase subspace (`positions` of its
@@ -208,7 +196,7 @@ pub fn write_moving<B: Board>(
     positions: u64,
 ) -> Result<u64, FilesError> {
     let header = summarize(values, positions);
-    let tables = directory::<B, index::Dense>(dir, rules)?;
+    let tables = directory::<B, index::Dense>(dir, rules);
     Ok(tables.write_values(TableId::Moving(sub), &header, values, ZSTD_LEVEL)?)
 }
 

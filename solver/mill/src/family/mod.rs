@@ -17,3 +17,4 @@ pub mod moving_tables;
 pub mod outcomes;
 pub mod solve;
 pub mod symmetric;
+pub mod values;
