@@ -12,9 +12,11 @@ use mill::movegen::{apply, legal_moves};
 use mill::position::Position;
 use mill::probe::Tablebases;
 use serde_json::{json, Value as Json};
-use std::net::SocketAddr;
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
 use std::process::Command;
 use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 use web::{get, get_position, request, Reply, STD};
 
 /// Moving-phase positions with at most 7 stones (3-3, 3-4, 4-3).
@@ -336,4 +338,95 @@ fn concurrent_probes_all_answer() {
             });
         }
     });
+}
+
+/// Whether reading `stream` ends (EOF or a reset) rather than timing out;
+/// what was read.
+fn read_until_closed(stream: &mut TcpStream) -> Result<String, std::io::Error> {
+    let mut raw = Vec::new();
+    match stream.read_to_end(&mut raw) {
+        Ok(_) => Ok(String::from_utf8_lossy(&raw).into_owned()),
+        Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => {
+            Ok(String::from_utf8_lossy(&raw).into_owned())
+        }
+        Err(e) => Err(e),
+    }
+}
+
+#[test]
+fn half_sent_requests_and_idle_connections_are_closed() {
+    let mut config = web::config(web::tables(7));
+    config.header_timeout = Duration::from_secs(1);
+    let addr = web::start(config);
+    // A request without its closing blank line.
+    let mut half = TcpStream::connect(addr).unwrap();
+    half.set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let started = Instant::now();
+    write!(half, "GET / HTTP/1.1\r\nHost: {addr}\r\n").unwrap();
+    let answer = read_until_closed(&mut half).expect("the server closes the connection");
+    let waited = started.elapsed();
+    assert!(
+        waited >= Duration::from_millis(900) && waited < Duration::from_secs(4),
+        "closed after {waited:?}"
+    );
+    // Nothing, or hyper's 408; never the page.
+    assert!(
+        answer.is_empty() || answer.starts_with("HTTP/1.1 408"),
+        "{answer}"
+    );
+    // A keep-alive connection left idle after an answer.
+    let mut idle = TcpStream::connect(addr).unwrap();
+    idle.set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    write!(idle, "GET /style.css HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
+    let (status, _) = web::read_response(&mut idle);
+    assert_eq!(status, 200);
+    let started = Instant::now();
+    let rest = read_until_closed(&mut idle).expect("the server closes the idle connection");
+    let waited = started.elapsed();
+    assert!(
+        waited >= Duration::from_millis(900) && waited < Duration::from_secs(4),
+        "closed after {waited:?}"
+    );
+    assert!(
+        rest.is_empty() || rest.starts_with("HTTP/1.1 408"),
+        "{rest}"
+    );
+}
+
+#[test]
+fn connections_beyond_the_cap_wait_for_a_free_one() {
+    let mut config = web::config(web::tables(7));
+    config.max_connections = 2;
+    config.header_timeout = Duration::from_secs(30);
+    let addr = web::start(config);
+    let first = TcpStream::connect(addr).unwrap();
+    let _second = TcpStream::connect(addr).unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    let mut third = TcpStream::connect(addr).unwrap();
+    write!(
+        third,
+        "GET /style.css HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    third
+        .set_read_timeout(Some(Duration::from_millis(700)))
+        .unwrap();
+    let mut byte = [0u8; 1];
+    let early = third.read(&mut byte);
+    assert!(
+        matches!(&early, Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut)),
+        "answered beyond the cap: {early:?}"
+    );
+    // A slot frees: the waiting client is served.
+    drop(first);
+    let started = Instant::now();
+    third
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let (status, body) = web::read_response(&mut third);
+    assert_eq!(status, 200);
+    assert!(body.contains("body"), "{body}");
+    assert!(started.elapsed() < Duration::from_secs(3));
 }

@@ -23,11 +23,14 @@ use axum::http::{header, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
 use mill::analysis::SearchOptions;
 use mill::position::Rules;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::Semaphore;
 
 /// Longest accepted request URI (path and query), in bytes.
 pub const MAX_URI: usize = 2048;
@@ -55,6 +58,13 @@ pub struct Config {
     pub toguz_searches: usize,
     /// Transposition table of each Toguz search, MiB.
     pub toguz_hash_mib: usize,
+    /// Longest a client may take to send a request's head (the request
+    /// line and headers), and longest an idle keep-alive connection stays
+    /// open waiting for its next request; then the server closes it.
+    pub header_timeout: Duration,
+    /// Connections served at once; further ones wait in the listen queue
+    /// until one closes.
+    pub max_connections: usize,
 }
 
 impl Default for Config {
@@ -72,6 +82,8 @@ impl Default for Config {
             toguz_max_time: Duration::from_secs(10),
             toguz_searches: cores,
             toguz_hash_mib: 16,
+            header_timeout: Duration::from_secs(10),
+            max_connections: 256,
         }
     }
 }
@@ -96,6 +108,8 @@ pub struct AppState {
     nine: nine::NineState,
     three: three::ThreeState,
     toguz: toguz::ToguzState,
+    header_timeout: Duration,
+    max_connections: usize,
 }
 
 impl AppState {
@@ -107,6 +121,8 @@ impl AppState {
             nine: nine::NineState::new(config),
             three: three::ThreeState::new()?,
             toguz: toguz::ToguzState::new(config),
+            header_timeout: config.header_timeout,
+            max_connections: config.max_connections.max(1),
         }))
     }
 }
@@ -162,9 +178,48 @@ async fn guard(request: Request, next: Next) -> Response {
     response
 }
 
+/// Largest read buffer of a connection (the request head must fit).
+const MAX_BUFFER: usize = 64 * 1024;
+
 /// Serve on a bound listener until the process ends.
+///
+/// hyper's HTTP/1.1 connection does the protocol; the server sets its
+/// limits: `header_timeout` (hyper's header read timeout, which also runs
+/// while a keep-alive connection waits for its next request, so it closes
+/// both half-sent requests and idle connections), a bounded read buffer,
+/// and at most `max_connections` connections at once (a semaphore permit
+/// is taken before each accept, so further clients wait in the kernel's
+/// listen queue).
 pub async fn serve(listener: tokio::net::TcpListener, state: Arc<AppState>) -> std::io::Result<()> {
-    axum::serve(listener, router(state)).await
+    let slots = Arc::new(Semaphore::new(state.max_connections));
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(state.header_timeout)
+        .max_buf_size(MAX_BUFFER)
+        .keep_alive(true);
+    let app = router(state);
+    loop {
+        let Ok(permit) = slots.clone().acquire_owned().await else {
+            return Ok(()); // never closed
+        };
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            Err(e) => {
+                // Out of file descriptors and the like: wait, do not spin.
+                eprintln!("accept failed: {e}");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        let connection =
+            http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
+        tokio::spawn(async move {
+            // Errors here are the client's (reset, timeout): nothing to do.
+            let _ = connection.await;
+            drop(permit);
+        });
+    }
 }
 
 /// Bind `addr`, print the address, serve (blocking; for `solver serve`).

@@ -38,6 +38,13 @@ pub struct Args {
     /// Toguz Kumalak searches at once (default: one per core).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
     pub toguz_searches: Option<u16>,
+    /// Seconds a client may take to send a request's head, and that an
+    /// idle keep-alive connection stays open; then it is closed.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub header_timeout: u64,
+    /// Connections served at once (more wait until one closes).
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub max_connections: u32,
 }
 
 /// `solver serve`.
@@ -57,6 +64,8 @@ pub fn serve(args: Args) -> CliResult {
         memory: args.memory,
         placement_wait: Duration::from_secs(args.search_seconds),
         toguz_max_time: Duration::from_secs_f64(args.toguz_max_time),
+        header_timeout: Duration::from_secs(args.header_timeout),
+        max_connections: args.max_connections as usize,
         ..Config::default()
     };
     config.search.hash_mib = args.hash_mib.clamp(1, 1 << 16);

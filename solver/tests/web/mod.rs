@@ -137,3 +137,32 @@ pub fn get(addr: SocketAddr, target: &str) -> Reply {
 pub fn get_position(addr: SocketAddr, path: &str, position: &str) -> Reply {
     get(addr, &format!("{path}?position={}", encode(position)))
 }
+
+/// Read one response of a keep-alive connection (its head and a
+/// `Content-Length` body); the status and the body.
+pub fn read_response(stream: &mut TcpStream) -> (u16, String) {
+    let mut raw = Vec::new();
+    let mut byte = [0u8; 1];
+    while !raw.ends_with(b"\r\n\r\n") {
+        let n = stream.read(&mut byte).expect("read the head");
+        assert_eq!(n, 1, "the connection closed in the head");
+        raw.push(byte[0]);
+    }
+    let head = String::from_utf8_lossy(&raw).into_owned();
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("a status line");
+    let length: usize = head
+        .lines()
+        .find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.eq_ignore_ascii_case("content-length")
+                .then(|| v.trim().parse().ok())?
+        })
+        .expect("a Content-Length");
+    let mut body = vec![0u8; length];
+    stream.read_exact(&mut body).expect("read the body");
+    (status, String::from_utf8_lossy(&body).into_owned())
+}
