@@ -8,6 +8,8 @@
 mod web;
 
 use mill::analysis::{Analyst, SearchOptions};
+use mill::database::file_name;
+use mill::index::Subspace;
 use mill::movegen::{apply, legal_moves};
 use mill::position::Position;
 use mill::probe::Tablebases;
@@ -17,6 +19,7 @@ use std::net::{SocketAddr, TcpStream};
 use std::process::Command;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
+use tablebase::format::HEADER_LEN;
 use web::{get, get_position, request, Reply, STD};
 
 /// Moving-phase positions with at most 7 stones (3-3, 3-4, 4-3).
@@ -429,4 +432,78 @@ fn connections_beyond_the_cap_wait_for_a_free_one() {
     assert_eq!(status, 200);
     assert!(body.contains("body"), "{body}");
     assert!(started.elapsed() < Duration::from_secs(3));
+}
+
+/// A copy of the small tables with the 3-3 table's blocks and the 3-4
+/// table's header damaged (bytes flipped, as `nine_damage.rs` does).
+fn damaged_tables() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("web-damaged-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for entry in std::fs::read_dir(web::tables(7)).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), dir.join(entry.file_name())).unwrap();
+    }
+    let flip = |sub: Subspace, at: &dyn Fn(usize) -> Vec<usize>| {
+        let file = file_name(&dir, STD, sub);
+        let mut bytes = std::fs::read(&file).unwrap();
+        for i in at(bytes.len()) {
+            bytes[i] ^= 0x5a;
+        }
+        std::fs::write(&file, bytes).unwrap();
+    };
+    // Past the header: the compressed blocks.
+    flip(Subspace::new(3, 3), &|n| {
+        (0..16)
+            .map(|k| HEADER_LEN + 64 + k * (n - HEADER_LEN - 128) / 16)
+            .collect()
+    });
+    // Inside the header.
+    flip(Subspace::new(3, 4), &|_| vec![20, 21]);
+    dir
+}
+
+#[test]
+fn damaged_tables_are_named_without_the_servers_path() {
+    let dir = damaged_tables();
+    let addr = web::start(web::config(&dir));
+    let full = dir.canonicalize().unwrap();
+    let leaks = |e: &str| {
+        e.contains(dir.to_str().unwrap())
+            || e.contains(full.to_str().unwrap())
+            || e.contains(std::env::temp_dir().to_str().unwrap())
+    };
+    // White to move with three stones each: the 3-3 table.
+    let e = error(
+        &get_position(addr, "/api/nine/probe", MOVING[0]),
+        500,
+        "damaged-table",
+    );
+    assert!(e.contains("nine-flying-3-3.tb"), "{e}");
+    assert!(!leaks(&e), "leaks the server's path: {e}");
+    let e = error(
+        &get_position(addr, "/api/nine/best", MOVING[0]),
+        500,
+        "damaged-table",
+    );
+    assert!(!leaks(&e), "leaks the server's path: {e}");
+    // Stats: the damaged header is its row's error, the rest is counted.
+    let stats = ok(get(addr, "/api/nine/stats"));
+    let rows = stats["subspaces"].as_array().unwrap();
+    assert_eq!(rows.len(), 3, "{stats}");
+    let broken: Vec<&Json> = rows.iter().filter(|r| r.get("error").is_some()).collect();
+    assert_eq!(broken.len(), 1, "{stats}");
+    assert_eq!(
+        (&broken[0]["white"], &broken[0]["black"]),
+        (&json!(3), &json!(4))
+    );
+    let e = broken[0]["error"].as_str().unwrap();
+    assert!(e.contains("nine-flying-3-4.tb"), "{e}");
+    assert!(!leaks(e), "leaks the server's path: {e}");
+    assert_eq!(stats["totals"]["subspaces"], 2);
+    // The 3-3 table's header is intact: its row is counted.
+    for r in rows.iter().filter(|r| r.get("error").is_none()) {
+        assert!(r["positions"].as_u64().unwrap() > 0, "{r}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
