@@ -507,3 +507,67 @@ fn damaged_tables_are_named_without_the_servers_path() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn unknown_and_repeated_parameters_are_refused_everywhere() {
+    let addr = server();
+    let nine = web::encode(MOVING[0]);
+    let three = web::encode("......... w 3 3");
+    let toguz = web::encode("9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 w 0,0 -,-");
+    for (path, query) in [
+        ("/api/nine/probe", format!("position={nine}")),
+        ("/api/nine/best", format!("position={nine}")),
+        ("/api/nine/show", format!("position={nine}")),
+        ("/api/nine/svg", format!("position={nine}")),
+        ("/api/nine/stats", String::new()),
+        ("/api/three/probe", format!("position={three}")),
+        ("/api/three/best", format!("position={three}")),
+        ("/api/three/svg", format!("position={three}")),
+        ("/api/three/stats", String::new()),
+        ("/api/toguz/show", format!("position={toguz}")),
+        ("/api/toguz/search", format!("position={toguz}&time=0.1")),
+    ] {
+        let sep = if query.is_empty() { "" } else { "&" };
+        // The request as it is answers; with an extra parameter it is a 400.
+        let r = get(addr, &format!("{path}?{query}"));
+        assert_eq!(r.status, 200, "{path}?{query}: {}", r.body);
+        for extra in ["foo=1", "time=5", "position=x"] {
+            if path == "/api/toguz/search" && extra == "time=5" {
+                continue; // `time` is its own parameter (repeated below)
+            }
+            let target = format!("{path}?{query}{sep}{extra}");
+            let e = error(&get(addr, &target), 400, "bad-request");
+            assert!(
+                e.contains("unknown field") || e.contains("duplicate field"),
+                "{target}: {e}"
+            );
+        }
+    }
+    let e = error(
+        &get(
+            addr,
+            &format!("/api/toguz/search?position={toguz}&time=0.1&time=0.2"),
+        ),
+        400,
+        "bad-request",
+    );
+    assert!(e.contains("duplicate field"), "{e}");
+}
+
+#[test]
+fn toguz_exact_counts_holes_from_one_and_says_win_draw_loss() {
+    let addr = server();
+    // White's only stones are the two in hole 9: its only move, and the
+    // endgame is solved at once.
+    let text = "0,0,0,0,0,0,0,0,2/0,0,0,0,0,0,0,0,2 w 79,79 -,-";
+    let api = ok(get(
+        addr,
+        &format!("/api/toguz/search?position={}&time=0.2", web::encode(text)),
+    ));
+    assert_eq!(api["best"], 9, "{api}");
+    let exact = &api["exact"];
+    assert!(exact.is_object(), "no exact result: {api}");
+    assert_eq!(exact["best"], 9, "{api}");
+    let result = exact["result"].as_str().unwrap();
+    assert!(["win", "draw", "loss"].contains(&result), "{api}");
+}

@@ -243,9 +243,8 @@ pub fn run(addr: std::net::SocketAddr, config: &Config) -> Result<(), String> {
 }
 
 /// The `position` parameter: present, not too long.
-fn position_param(params: &Params) -> Result<&str, ApiError> {
-    let text = params
-        .position
+fn position_param(position: &Option<String>) -> Result<&str, ApiError> {
+    let text = position
         .as_deref()
         .ok_or_else(|| ApiError::bad_request("missing parameter `position`"))?;
     if text.len() > MAX_POSITION {
@@ -256,20 +255,35 @@ fn position_param(params: &Params) -> Result<&str, ApiError> {
     Ok(text.trim())
 }
 
-/// Query parameters of the API.
+/// The query of the paths that take a position: `position` only.
 #[derive(serde::Deserialize, Debug, Default)]
 #[serde(deny_unknown_fields)]
-struct Params {
+struct PositionParams {
     /// A position in the game's text format (URL-encoded).
     position: Option<String>,
-    /// Toguz search time in seconds.
+}
+
+/// The query of `/api/toguz/search`: `position` and `time`.
+#[derive(serde::Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+struct SearchParams {
+    /// A position in the game's text format (URL-encoded).
+    position: Option<String>,
+    /// Search time in seconds.
     time: Option<String>,
 }
 
-/// Query extraction with a JSON error.
-type Query = Result<axum::extract::Query<Params>, axum::extract::rejection::QueryRejection>;
+/// The query of the paths without parameters: none.
+#[derive(serde::Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+struct NoParams {}
 
-fn params(query: Query) -> Result<Params, ApiError> {
+/// Query extraction with a JSON error (an unknown or repeated parameter
+/// is a 400).
+type Query<T = PositionParams> =
+    Result<axum::extract::Query<T>, axum::extract::rejection::QueryRejection>;
+
+fn params<T>(query: Query<T>) -> Result<T, ApiError> {
     query
         .map(|q| q.0)
         .map_err(|e| ApiError::bad_request(e.body_text()))

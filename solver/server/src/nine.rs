@@ -8,7 +8,9 @@
 //! between them).
 
 use super::error::table_message;
-use super::{json, params, position_param, ApiError, AppState, Config, Query, Shared, TableMemory};
+use super::{
+    json, params, position_param, ApiError, AppState, Config, NoParams, Query, Shared, TableMemory,
+};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -140,7 +142,7 @@ impl NineState {
 
 fn parse(query: Query) -> Result<Position, ApiError> {
     let params = params(query)?;
-    position_param(&params)?
+    position_param(&params.position)?
         .parse()
         .map_err(|e| ApiError::bad_request(format!("bad position: {e}")))
 }
@@ -205,7 +207,8 @@ async fn blocking<T: Send + 'static>(
         .map_err(|e| ApiError::internal(format!("the table look-up failed: {e}")))?
 }
 
-async fn stats(state: Shared) -> Result<Response, ApiError> {
+async fn stats(state: Shared, query: Query<NoParams>) -> Result<Response, ApiError> {
+    params(query)?;
     let nine = &state.nine;
     nine.tables()?;
     let (dir, rules) = (nine.dir.clone(), nine.rules);
