@@ -571,3 +571,97 @@ fn toguz_exact_counts_holes_from_one_and_says_win_draw_loss() {
     let result = exact["result"].as_str().unwrap();
     assert!(["win", "draw", "loss"].contains(&result), "{api}");
 }
+
+#[test]
+fn every_answer_has_the_security_headers() {
+    let addr = server();
+    let nine = web::encode(MOVING[0]);
+    for target in [
+        "/".to_string(),
+        "/app.js".into(),
+        format!("/api/nine/probe?position={nine}"),
+        format!("/api/nine/svg?position={nine}"),
+        "/api/nine/probe".into(),
+        "/nothing".into(),
+    ] {
+        let r = get(addr, &target);
+        let csp = r.header("content-security-policy").unwrap_or_default();
+        for directive in [
+            "default-src 'self'",
+            "script-src 'self'",
+            "style-src 'self'",
+            "frame-ancestors 'none'",
+        ] {
+            assert!(csp.contains(directive), "{target}: CSP `{csp}`");
+        }
+        assert!(!csp.contains("unsafe-inline"), "{target}: {csp}");
+        assert_eq!(
+            r.header("x-frame-options").as_deref(),
+            Some("DENY"),
+            "{target}"
+        );
+        assert_eq!(
+            r.header("referrer-policy").as_deref(),
+            Some("no-referrer"),
+            "{target}"
+        );
+        assert_eq!(
+            r.header("x-content-type-options").as_deref(),
+            Some("nosniff"),
+            "{target}"
+        );
+    }
+    // The page fits that policy: no inline script, style or handlers.
+    let page = get(addr, "/").body;
+    assert!(
+        !page.contains("<script>") && !page.contains("<style"),
+        "inline code"
+    );
+    assert!(
+        !page.contains(" style=") && !page.contains(" onclick="),
+        "inline attributes"
+    );
+    let script = get(addr, "/app.js").body;
+    assert!(
+        !script.contains("setAttribute(\"style\""),
+        "style attributes"
+    );
+}
+
+#[test]
+fn other_host_names_are_refused_against_dns_rebinding() {
+    let addr = server();
+    let port = addr.port();
+    let target = "/api/three/best?position=.........%20w%203%203";
+    for host in [
+        format!("localhost:{port}"),
+        format!("127.0.0.1:{port}"),
+        format!("[::1]:{port}"),
+    ] {
+        let r = web::request_with_host(addr, "GET", target, Some(&host));
+        assert_eq!(r.status, 200, "{host}: {}", r.body);
+    }
+    for host in [
+        "evil.example".to_string(),
+        format!("evil.example:{port}"),
+        format!("localhost:{}", port.wrapping_add(1)),
+        format!("localhost.evil.example:{port}"),
+        "127.0.0.1".into(),
+    ] {
+        let r = web::request_with_host(addr, "GET", target, Some(&host));
+        error(&r, 403, "bad-host");
+        assert!(r.header("content-security-policy").is_some());
+    }
+    let r = web::request_with_host(addr, "GET", target, None);
+    error(&r, 403, "bad-host");
+    // `--allow-host`: a reverse proxy's name, with any port.
+    let mut config = web::config(web::tables(7));
+    config.allow_hosts = vec!["board.example".into()];
+    let proxied = web::start(config);
+    for host in ["board.example", "board.example:443", "Board.Example:8443"] {
+        let r = web::request_with_host(proxied, "GET", target, Some(host));
+        assert_eq!(r.status, 200, "{host}: {}", r.body);
+    }
+    let r = web::request_with_host(proxied, "GET", target, Some("other.example"));
+    error(&r, 403, "bad-host");
+}

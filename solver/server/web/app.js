@@ -348,7 +348,9 @@ const Morris = {
           if (onStone) {
             // Inside the stone, in the value's colour.
             text.setAttribute("y", large ? 9 : 6);
-            text.setAttribute("style", `fill:${colour}; font-size:${large ? 26 : 17}px`);
+            // Through the CSSOM: the CSP allows no style attributes.
+            text.style.fill = colour;
+            text.style.fontSize = `${large ? 26 : 17}px`;
           } else {
             text.setAttribute("y", 5);
           }
