@@ -294,6 +294,16 @@ fn the_page_and_the_board_pictures() {
     let script = get(addr, "/app.js");
     assert!(script.content_type.starts_with("text/javascript"));
     assert!(get(addr, "/style.css").content_type.starts_with("text/css"));
+    // The favicon is a served file (the CSP allows no `data:` pictures).
+    assert!(page
+        .body
+        .contains("<link rel=\"icon\" href=\"/favicon.svg\""));
+    let icon = get(addr, "/favicon.svg");
+    assert_eq!(
+        (icon.status, icon.content_type.as_str()),
+        (200, "image/svg+xml")
+    );
+    assert!(icon.body.starts_with("<svg"), "{}", icon.body);
     let svg = get_position(addr, "/api/nine/svg", MOVING[0]);
     assert_eq!(svg.content_type, "image/svg+xml");
     assert_eq!(svg.body.matches("class=\"stone white\"").count(), 3);
