@@ -8,13 +8,18 @@
 mod web;
 
 use mill::analysis::{Analyst, SearchOptions};
+use mill::database::file_name;
+use mill::index::Subspace;
 use mill::movegen::{apply, legal_moves};
 use mill::position::Position;
 use mill::probe::Tablebases;
 use serde_json::{json, Value as Json};
-use std::net::SocketAddr;
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
 use std::process::Command;
 use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+use tablebase::format::HEADER_LEN;
 use web::{get, get_position, request, Reply, STD};
 
 /// Moving-phase positions with at most 7 stones (3-3, 3-4, 4-3).
@@ -289,6 +294,16 @@ fn the_page_and_the_board_pictures() {
     let script = get(addr, "/app.js");
     assert!(script.content_type.starts_with("text/javascript"));
     assert!(get(addr, "/style.css").content_type.starts_with("text/css"));
+    // The favicon is a served file (the CSP allows no `data:` pictures).
+    assert!(page
+        .body
+        .contains("<link rel=\"icon\" href=\"/favicon.svg\""));
+    let icon = get(addr, "/favicon.svg");
+    assert_eq!(
+        (icon.status, icon.content_type.as_str()),
+        (200, "image/svg+xml")
+    );
+    assert!(icon.body.starts_with("<svg"), "{}", icon.body);
     let svg = get_position(addr, "/api/nine/svg", MOVING[0]);
     assert_eq!(svg.content_type, "image/svg+xml");
     assert_eq!(svg.body.matches("class=\"stone white\"").count(), 3);
@@ -336,4 +351,327 @@ fn concurrent_probes_all_answer() {
             });
         }
     });
+}
+
+/// Whether reading `stream` ends (EOF or a reset) rather than timing out;
+/// what was read.
+fn read_until_closed(stream: &mut TcpStream) -> Result<String, std::io::Error> {
+    let mut raw = Vec::new();
+    match stream.read_to_end(&mut raw) {
+        Ok(_) => Ok(String::from_utf8_lossy(&raw).into_owned()),
+        Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => {
+            Ok(String::from_utf8_lossy(&raw).into_owned())
+        }
+        Err(e) => Err(e),
+    }
+}
+
+#[test]
+fn half_sent_requests_and_idle_connections_are_closed() {
+    let mut config = web::config(web::tables(7));
+    config.header_timeout = Duration::from_secs(1);
+    let addr = web::start(config);
+    // A request without its closing blank line.
+    let mut half = TcpStream::connect(addr).unwrap();
+    half.set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let started = Instant::now();
+    write!(half, "GET / HTTP/1.1\r\nHost: {addr}\r\n").unwrap();
+    let answer = read_until_closed(&mut half).expect("the server closes the connection");
+    let waited = started.elapsed();
+    assert!(
+        waited >= Duration::from_millis(900) && waited < Duration::from_secs(4),
+        "closed after {waited:?}"
+    );
+    // Nothing, or hyper's 408; never the page.
+    assert!(
+        answer.is_empty() || answer.starts_with("HTTP/1.1 408"),
+        "{answer}"
+    );
+    // A keep-alive connection left idle after an answer.
+    let mut idle = TcpStream::connect(addr).unwrap();
+    idle.set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    write!(idle, "GET /style.css HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
+    let (status, _) = web::read_response(&mut idle);
+    assert_eq!(status, 200);
+    let started = Instant::now();
+    let rest = read_until_closed(&mut idle).expect("the server closes the idle connection");
+    let waited = started.elapsed();
+    assert!(
+        waited >= Duration::from_millis(900) && waited < Duration::from_secs(4),
+        "closed after {waited:?}"
+    );
+    assert!(
+        rest.is_empty() || rest.starts_with("HTTP/1.1 408"),
+        "{rest}"
+    );
+}
+
+#[test]
+fn connections_beyond_the_cap_wait_for_a_free_one() {
+    let mut config = web::config(web::tables(7));
+    config.max_connections = 2;
+    config.header_timeout = Duration::from_secs(30);
+    let addr = web::start(config);
+    let first = TcpStream::connect(addr).unwrap();
+    let _second = TcpStream::connect(addr).unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    let mut third = TcpStream::connect(addr).unwrap();
+    write!(
+        third,
+        "GET /style.css HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    third
+        .set_read_timeout(Some(Duration::from_millis(700)))
+        .unwrap();
+    let mut byte = [0u8; 1];
+    let early = third.read(&mut byte);
+    assert!(
+        matches!(&early, Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut)),
+        "answered beyond the cap: {early:?}"
+    );
+    // A slot frees: the waiting client is served.
+    drop(first);
+    let started = Instant::now();
+    third
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let (status, body) = web::read_response(&mut third);
+    assert_eq!(status, 200);
+    assert!(body.contains("body"), "{body}");
+    assert!(started.elapsed() < Duration::from_secs(3));
+}
+
+/// A copy of the small tables with the 3-3 table's blocks and the 3-4
+/// table's header damaged (bytes flipped, as `nine_damage.rs` does).
+fn damaged_tables() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("web-damaged-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for entry in std::fs::read_dir(web::tables(7)).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), dir.join(entry.file_name())).unwrap();
+    }
+    let flip = |sub: Subspace, at: &dyn Fn(usize) -> Vec<usize>| {
+        let file = file_name(&dir, STD, sub);
+        let mut bytes = std::fs::read(&file).unwrap();
+        for i in at(bytes.len()) {
+            bytes[i] ^= 0x5a;
+        }
+        std::fs::write(&file, bytes).unwrap();
+    };
+    // Past the header: the compressed blocks.
+    flip(Subspace::new(3, 3), &|n| {
+        (0..16)
+            .map(|k| HEADER_LEN + 64 + k * (n - HEADER_LEN - 128) / 16)
+            .collect()
+    });
+    // Inside the header.
+    flip(Subspace::new(3, 4), &|_| vec![20, 21]);
+    dir
+}
+
+#[test]
+fn damaged_tables_are_named_without_the_servers_path() {
+    let dir = damaged_tables();
+    let addr = web::start(web::config(&dir));
+    let full = dir.canonicalize().unwrap();
+    let leaks = |e: &str| {
+        e.contains(dir.to_str().unwrap())
+            || e.contains(full.to_str().unwrap())
+            || e.contains(std::env::temp_dir().to_str().unwrap())
+    };
+    // White to move with three stones each: the 3-3 table.
+    let e = error(
+        &get_position(addr, "/api/nine/probe", MOVING[0]),
+        500,
+        "damaged-table",
+    );
+    assert!(e.contains("nine-flying-3-3.tb"), "{e}");
+    assert!(!leaks(&e), "leaks the server's path: {e}");
+    let e = error(
+        &get_position(addr, "/api/nine/best", MOVING[0]),
+        500,
+        "damaged-table",
+    );
+    assert!(!leaks(&e), "leaks the server's path: {e}");
+    // Stats: the damaged header is its row's error, the rest is counted.
+    let stats = ok(get(addr, "/api/nine/stats"));
+    let rows = stats["subspaces"].as_array().unwrap();
+    assert_eq!(rows.len(), 3, "{stats}");
+    let broken: Vec<&Json> = rows.iter().filter(|r| r.get("error").is_some()).collect();
+    assert_eq!(broken.len(), 1, "{stats}");
+    assert_eq!(
+        (&broken[0]["white"], &broken[0]["black"]),
+        (&json!(3), &json!(4))
+    );
+    let e = broken[0]["error"].as_str().unwrap();
+    assert!(e.contains("nine-flying-3-4.tb"), "{e}");
+    assert!(!leaks(e), "leaks the server's path: {e}");
+    assert_eq!(stats["totals"]["subspaces"], 2);
+    // The 3-3 table's header is intact: its row is counted.
+    for r in rows.iter().filter(|r| r.get("error").is_none()) {
+        assert!(r["positions"].as_u64().unwrap() > 0, "{r}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn unknown_and_repeated_parameters_are_refused_everywhere() {
+    let addr = server();
+    let nine = web::encode(MOVING[0]);
+    let three = web::encode("......... w 3 3");
+    let toguz = web::encode("9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 w 0,0 -,-");
+    for (path, query) in [
+        ("/api/nine/probe", format!("position={nine}")),
+        ("/api/nine/best", format!("position={nine}")),
+        ("/api/nine/show", format!("position={nine}")),
+        ("/api/nine/svg", format!("position={nine}")),
+        ("/api/nine/stats", String::new()),
+        ("/api/three/probe", format!("position={three}")),
+        ("/api/three/best", format!("position={three}")),
+        ("/api/three/svg", format!("position={three}")),
+        ("/api/three/stats", String::new()),
+        ("/api/toguz/show", format!("position={toguz}")),
+        ("/api/toguz/search", format!("position={toguz}&time=0.1")),
+    ] {
+        let sep = if query.is_empty() { "" } else { "&" };
+        // The request as it is answers; with an extra parameter it is a 400.
+        let r = get(addr, &format!("{path}?{query}"));
+        assert_eq!(r.status, 200, "{path}?{query}: {}", r.body);
+        for extra in ["foo=1", "time=5", "position=x"] {
+            if path == "/api/toguz/search" && extra == "time=5" {
+                continue; // `time` is its own parameter (repeated below)
+            }
+            let target = format!("{path}?{query}{sep}{extra}");
+            let e = error(&get(addr, &target), 400, "bad-request");
+            assert!(
+                e.contains("unknown field") || e.contains("duplicate field"),
+                "{target}: {e}"
+            );
+        }
+    }
+    let e = error(
+        &get(
+            addr,
+            &format!("/api/toguz/search?position={toguz}&time=0.1&time=0.2"),
+        ),
+        400,
+        "bad-request",
+    );
+    assert!(e.contains("duplicate field"), "{e}");
+}
+
+#[test]
+fn toguz_exact_counts_holes_from_one_and_says_win_draw_loss() {
+    let addr = server();
+    // White's only stones are the two in hole 9: its only move, and the
+    // endgame is solved at once.
+    let text = "0,0,0,0,0,0,0,0,2/0,0,0,0,0,0,0,0,2 w 79,79 -,-";
+    let api = ok(get(
+        addr,
+        &format!("/api/toguz/search?position={}&time=0.2", web::encode(text)),
+    ));
+    assert_eq!(api["best"], 9, "{api}");
+    let exact = &api["exact"];
+    assert!(exact.is_object(), "no exact result: {api}");
+    assert_eq!(exact["best"], 9, "{api}");
+    let result = exact["result"].as_str().unwrap();
+    assert!(["win", "draw", "loss"].contains(&result), "{api}");
+}
+
+#[test]
+fn every_answer_has_the_security_headers() {
+    let addr = server();
+    let nine = web::encode(MOVING[0]);
+    for target in [
+        "/".to_string(),
+        "/app.js".into(),
+        format!("/api/nine/probe?position={nine}"),
+        format!("/api/nine/svg?position={nine}"),
+        "/api/nine/probe".into(),
+        "/nothing".into(),
+    ] {
+        let r = get(addr, &target);
+        let csp = r.header("content-security-policy").unwrap_or_default();
+        for directive in [
+            "default-src 'self'",
+            "script-src 'self'",
+            "style-src 'self'",
+            "frame-ancestors 'none'",
+        ] {
+            assert!(csp.contains(directive), "{target}: CSP `{csp}`");
+        }
+        assert!(!csp.contains("unsafe-inline"), "{target}: {csp}");
+        assert_eq!(
+            r.header("x-frame-options").as_deref(),
+            Some("DENY"),
+            "{target}"
+        );
+        assert_eq!(
+            r.header("referrer-policy").as_deref(),
+            Some("no-referrer"),
+            "{target}"
+        );
+        assert_eq!(
+            r.header("x-content-type-options").as_deref(),
+            Some("nosniff"),
+            "{target}"
+        );
+    }
+    // The page fits that policy: no inline script, style or handlers.
+    let page = get(addr, "/").body;
+    assert!(
+        !page.contains("<script>") && !page.contains("<style"),
+        "inline code"
+    );
+    assert!(
+        !page.contains(" style=") && !page.contains(" onclick="),
+        "inline attributes"
+    );
+    let script = get(addr, "/app.js").body;
+    assert!(
+        !script.contains("setAttribute(\"style\""),
+        "style attributes"
+    );
+}
+
+#[test]
+fn other_host_names_are_refused_against_dns_rebinding() {
+    let addr = server();
+    let port = addr.port();
+    let target = "/api/three/best?position=.........%20w%203%203";
+    for host in [
+        format!("localhost:{port}"),
+        format!("127.0.0.1:{port}"),
+        format!("[::1]:{port}"),
+    ] {
+        let r = web::request_with_host(addr, "GET", target, Some(&host));
+        assert_eq!(r.status, 200, "{host}: {}", r.body);
+    }
+    for host in [
+        "evil.example".to_string(),
+        format!("evil.example:{port}"),
+        format!("localhost:{}", port.wrapping_add(1)),
+        format!("localhost.evil.example:{port}"),
+        "127.0.0.1".into(),
+    ] {
+        let r = web::request_with_host(addr, "GET", target, Some(&host));
+        error(&r, 403, "bad-host");
+        assert!(r.header("content-security-policy").is_some());
+    }
+    let r = web::request_with_host(addr, "GET", target, None);
+    error(&r, 403, "bad-host");
+    // `--allow-host`: a reverse proxy's name, with any port.
+    let mut config = web::config(web::tables(7));
+    config.allow_hosts = vec!["board.example".into()];
+    let proxied = web::start(config);
+    for host in ["board.example", "board.example:443", "Board.Example:8443"] {
+        let r = web::request_with_host(proxied, "GET", target, Some(host));
+        assert_eq!(r.status, 200, "{host}: {}", r.body);
+    }
+    let r = web::request_with_host(proxied, "GET", target, Some("other.example"));
+    error(&r, 403, "bad-host");
 }

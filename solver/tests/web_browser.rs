@@ -1,12 +1,15 @@
 //! The web board in a real browser: headless Chromium driven through
-//! WebDriver (Debian's `chromium` and `chromium-driver`) plays a complete
-//! Three Men's Morris game against the perfect player by clicking on the
-//! board, checks that the move values a Nine Men's Morris position shows
-//! equal the API's, plays a capture by clicks, and plays Toguz Kumalak
-//! against the engine. It saves screenshots of the three boards (into
-//! `$SCREENSHOTS_DIR`, default the target's temporary directory;
-//! `scripts/screenshots.sh` writes them into `docs/img/`) and a screenshot
-//! on failure.
+//! WebDriver (Debian's `chromium` and `chromium-driver`) opens the landing
+//! page over partial tables (no error, the missing table named, play goes
+//! on with both sides when the perfect player cannot move), survives
+//! malformed URL fragments, plays a complete Three Men's Morris game
+//! against the perfect player by clicking on the board, checks that the
+//! move values a Nine Men's Morris position shows equal the API's, plays a
+//! capture by clicks, plays Toguz Kumalak against the engine (with the
+//! busy indicator showing during a search), and checks the phone layout
+//! at 390 px. It saves screenshots (into `$SCREENSHOTS_DIR`, default the
+//! target's temporary directory; `scripts/screenshots.sh` writes them into
+//! `docs/img/`) and a screenshot on failure.
 //!
 //! Without `chromedriver` on the PATH the test prints why and passes, except
 //! under `CI=true`, where it fails (`.ci/run` installs the packages).
@@ -203,6 +206,8 @@ const ROWS: &str = "[...document.querySelectorAll('#m-moves tr[data-move]')]";
 
 async fn run(client: &Client, addr: SocketAddr, shots: &std::path::Path) -> Result<()> {
     let base = format!("http://{addr}/");
+    landing_with_partial_tables(client, &base, shots).await?;
+    fragments(client, &base).await?;
     nine_values(client, addr, &base, shots).await?;
     three_game(client, addr, &base, shots).await?;
     toguz_game(client, &base, shots).await?;
@@ -215,7 +220,163 @@ async fn run(client: &Client, addr: SocketAddr, shots: &std::path::Path) -> Resu
         "document.querySelectorAll('#s-nine svg rect').length > 0",
     )
     .await?;
-    shot(client, shots.join("stats.png")).await
+    shot(client, shots.join("stats.png")).await?;
+    phone(client, &base, shots).await
+}
+
+/// The text of an element.
+async fn text(client: &Client, id: &str) -> Result<String> {
+    let v = eval(
+        client,
+        &format!("document.getElementById('{id}').textContent"),
+    )
+    .await?;
+    Ok(v.as_str().unwrap_or("").to_string())
+}
+
+async fn select(client: &Client, id: &str, value: &str) -> Result<()> {
+    client
+        .find(Locator::Id(id))
+        .await
+        .map_err(|e| format!("{id}: {e}"))?
+        .select_by_value(value)
+        .await
+        .map_err(|e| format!("{id} = {value}: {e}"))
+}
+
+/// The landing page with only the 3-3 table (the empty board needs them
+/// all): the empty board's 24 moves, no red error, a note naming the
+/// missing table; playing White against the perfect player falls back to
+/// both sides when it cannot move, instead of thinking forever.
+async fn landing_with_partial_tables(
+    client: &Client,
+    base: &str,
+    shots: &std::path::Path,
+) -> Result<()> {
+    client.goto(base).await.map_err(|e| e.to_string())?;
+    wait(client, &format!("{ROWS}.length === 24")).await?;
+    let error = text(client, "m-error").await?;
+    if !error.is_empty() {
+        return Err(format!("the landing page shows an error: {error}"));
+    }
+    let note = text(client, "m-notice").await?;
+    if !(note.contains("nine-flying-") && note.contains("can be played")) {
+        return Err(format!(
+            "the landing page does not say what is missing: {note}"
+        ));
+    }
+    // Every point is a labelled keyboard stop.
+    let labelled = eval(
+        client,
+        "[...document.querySelectorAll('#board g.pt')].every(g => g.getAttribute('tabindex') === '0' && /^[a-g][1-7]: empty/.test(g.getAttribute('aria-label')))",
+    )
+    .await?;
+    if labelled != json!(true) {
+        return Err("the board's points are not labelled keyboard stops".into());
+    }
+    shot(client, shots.join("nine-partial.png")).await?;
+    select(client, "m-mode", "white").await?;
+    wait(client, &format!("{ROWS}.length === 24")).await?;
+    click_point(client, "d6").await?;
+    wait(
+        client,
+        "document.getElementById('m-mode').value === 'analyse' && document.getElementById('m-notice').textContent.includes('cannot move here')",
+    )
+    .await?;
+    let hint = text(client, "m-hint").await?;
+    if hint.contains("thinking") {
+        return Err(format!("still thinking: {hint}"));
+    }
+    // The user makes Black's move, then White's: the game goes on.
+    click_point(client, "d2").await?;
+    wait(
+        client,
+        "document.querySelectorAll('#m-record li').length === 2",
+    )
+    .await?;
+    click_point(client, "b4").await?;
+    wait(
+        client,
+        "document.querySelectorAll('#m-record li').length === 3",
+    )
+    .await?;
+    Ok(())
+}
+
+/// Malformed fragments: a message and the start position on a usable
+/// board, never a blank page or another position.
+async fn fragments(client: &Client, base: &str) -> Result<()> {
+    let start = json!("........................ w 9 9");
+    for (fragment, says) in [
+        ("#nine/%E0%A4%A", "could not be read"),
+        ("#six", "no page"),
+        ("#nine/garbage", "not a valid"),
+        ("#toguz/9,9", "not a valid"),
+    ] {
+        client
+            .goto("about:blank")
+            .await
+            .map_err(|e| e.to_string())?;
+        client
+            .goto(&format!("{base}{fragment}"))
+            .await
+            .map_err(|e| e.to_string())?;
+        let ready = if fragment.starts_with("#toguz") {
+            "document.querySelectorAll('#t-board g.hole.legal').length === 9".to_string()
+        } else {
+            format!(
+                "document.querySelectorAll('#board g.pt').length === 24 && document.getElementById('m-text').value === {start}"
+            )
+        };
+        wait(
+            client,
+            &format!("!document.getElementById('notice').hidden && {ready}"),
+        )
+        .await
+        .map_err(|e| format!("{fragment}: {e}"))?;
+        let note = text(client, "notice").await?;
+        if !note.contains(says) {
+            return Err(format!("{fragment}: the message is `{note}`"));
+        }
+    }
+    Ok(())
+}
+
+/// A 390 px wide phone: nothing wider than the screen, tabs on one line
+/// each; screenshots of the board and the charts.
+async fn phone(client: &Client, base: &str, shots: &std::path::Path) -> Result<()> {
+    client
+        .set_window_size(390, 844)
+        .await
+        .map_err(|e| e.to_string())?;
+    let fits = "document.documentElement.scrollWidth <= window.innerWidth && \
+        [...document.querySelectorAll('#tabs a')].every(a => a.getClientRects().length === 1 && a.offsetHeight < 40)";
+    client
+        .goto(&format!("{base}#nine/{}", web::encode(NINE)))
+        .await
+        .map_err(|e| e.to_string())?;
+    wait(client, &format!("{ROWS}.length > 0")).await?;
+    let width = eval(client, "window.innerWidth").await?;
+    if width.as_u64().unwrap_or(0) > 420 {
+        return Err(format!("the window is {width} px wide"));
+    }
+    wait(client, fits)
+        .await
+        .map_err(|e| format!("the board at 390 px: {e}"))?;
+    shot(client, shots.join("nine-phone.png")).await?;
+    client
+        .goto(&format!("{base}#stats"))
+        .await
+        .map_err(|e| e.to_string())?;
+    wait(
+        client,
+        "document.querySelectorAll('#s-nine svg rect').length > 0",
+    )
+    .await?;
+    wait(client, fits)
+        .await
+        .map_err(|e| format!("the charts at 390 px: {e}"))?;
+    shot(client, shots.join("stats-phone.png")).await
 }
 
 /// The values on the page are the API's; a capture played by clicks.
@@ -462,6 +623,9 @@ async fn toguz_game(client: &Client, base: &str, shots: &std::path::Path) -> Res
         )
         .await?;
     }
+    // A 1 s search: the busy indicator shows while it runs (after 200 ms)
+    // and goes when it is done.
+    select(client, "t-time", "1").await?;
     client
         .find(Locator::Id("t-analyse"))
         .await
@@ -469,10 +633,43 @@ async fn toguz_game(client: &Client, base: &str, shots: &std::path::Path) -> Res
         .click()
         .await
         .map_err(|e| e.to_string())?;
+    let started = Instant::now();
+    loop {
+        let shown = eval(
+            client,
+            "!document.getElementById('busy').hidden && document.body.dataset.busy === '1'",
+        )
+        .await?;
+        if shown == json!(true) {
+            break;
+        }
+        if started.elapsed() > Duration::from_secs(5) {
+            return Err("no busy indicator during a search".into());
+        }
+        tokio::time::sleep(Duration::from_millis(30)).await;
+    }
     wait(
         client,
-        "document.getElementById('t-analysis').textContent.startsWith('best hole')",
+        "document.getElementById('t-analysis').textContent.startsWith('best hole') && document.getElementById('busy').hidden",
     )
     .await?;
-    shot(client, shots.join("toguz.png")).await
+    let analysis = text(client, "t-analysis").await?;
+    if !analysis.contains("for White") && !analysis.contains("wins in") {
+        return Err(format!("the score is not from White's side: {analysis}"));
+    }
+    shot(client, shots.join("toguz.png")).await?;
+    // Undo: the engine's text no longer stands for the shown position.
+    client
+        .find(Locator::Id("t-undo"))
+        .await
+        .map_err(|e| e.to_string())?
+        .click()
+        .await
+        .map_err(|e| e.to_string())?;
+    wait(
+        client,
+        "document.getElementById('t-analysis').textContent.startsWith('Press Analyse')",
+    )
+    .await?;
+    Ok(())
 }

@@ -11,8 +11,9 @@ use std::sync::Arc;
 const INDEX: &str = include_str!("../web/index.html");
 const SCRIPT: &str = include_str!("../web/app.js");
 const STYLE: &str = include_str!("../web/style.css");
+const ICON: &str = include_str!("../web/favicon.svg");
 
-/// `/`, `/app.js`, `/style.css`.
+/// `/`, `/app.js`, `/style.css`, `/favicon.svg`.
 pub fn routes() -> Router<Arc<AppState>> {
     Router::new()
         .route(
@@ -26,6 +27,10 @@ pub fn routes() -> Router<Arc<AppState>> {
         .route(
             "/style.css",
             get(|| async { page("text/css; charset=utf-8", STYLE) }),
+        )
+        .route(
+            "/favicon.svg",
+            get(|| async { page("image/svg+xml", ICON) }),
         )
 }
 

@@ -8,6 +8,8 @@ use mill::analysis::AnalysisError;
 use mill::database::DatabaseError;
 use mill::probe::ProbeError;
 use serde_json::json;
+use std::path::Path;
+use tablebase::format::FormatError;
 use tablebase::set::SetError;
 
 /// An API error: status, a machine-readable kind and a one-line message.
@@ -42,6 +44,36 @@ impl ApiError {
         }
     }
 
+    /// A 500 `damaged-table`: a table failed its checks (named by its file
+    /// name, never by the server's path).
+    pub fn damaged(e: &DatabaseError) -> ApiError {
+        ApiError {
+            status: StatusCode::INTERNAL_SERVER_ERROR,
+            kind: "damaged-table",
+            message: table_message(e),
+        }
+    }
+
+    /// This error with every mention of `dir` (as given and as the
+    /// absolute path it resolves to) removed: a last guard that no message
+    /// names where the server keeps its files.
+    pub fn without_path(mut self, dir: &Path) -> ApiError {
+        let mut spellings = vec![dir.to_path_buf()];
+        if let Ok(full) = dir.canonicalize() {
+            spellings.push(full);
+        }
+        for d in spellings {
+            let d = d.to_string_lossy().trim_end_matches('/').to_string();
+            if !d.is_empty() {
+                self.message = self
+                    .message
+                    .replace(&format!("{d}/"), "")
+                    .replace(&d, "the tablebase directory");
+            }
+        }
+        self
+    }
+
     /// A 500 with a message.
     pub fn internal(message: impl Into<String>) -> ApiError {
         ApiError {
@@ -68,8 +100,7 @@ impl From<ProbeError> for ApiError {
                 message: format!(
                     "this position needs the table {}, which is not in the server's tablebase \
                      directory (generate it with `solver nine generate`)",
-                    path.file_name()
-                        .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+                    file_name(&path)
                 ),
             },
             ProbeError::NoDirectory(_) => ApiError {
@@ -79,11 +110,7 @@ impl From<ProbeError> for ApiError {
                           then `solver serve --dir DIR`)"
                     .into(),
             },
-            ProbeError::Table(other) => ApiError {
-                status: StatusCode::INTERNAL_SERVER_ERROR,
-                kind: "damaged-table",
-                message: other.to_string(),
-            },
+            ProbeError::Table(other) => ApiError::damaged(&other),
             // An illegal position, or a moving-phase question about a
             // placement position.
             other => ApiError::bad_request(other.to_string()),
@@ -97,5 +124,51 @@ impl From<AnalysisError> for ApiError {
             AnalysisError::Probe(p) => p.into(),
             other => ApiError::internal(other.to_string()),
         }
+    }
+}
+
+/// A file's name without its directory.
+fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(
+        || "a tablebase file".to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+/// A table error in one line, naming files by their names only (the
+/// library's messages start with the file's full path).
+pub fn table_message(e: &DatabaseError) -> String {
+    let format = |f: &FormatError| match f {
+        FormatError::Io { path, source } => format!("{}: {source}", file_name(path)),
+        FormatError::Damaged { path, what } => {
+            format!("{}: damaged tablebase file: {what}", file_name(path))
+        }
+    };
+    match e {
+        DatabaseError::Format(f) | DatabaseError::Set(SetError::Format(f)) => format(f),
+        DatabaseError::Set(SetError::UnknownFile(path)) => format!(
+            "{}: unknown file in the tablebase directory",
+            file_name(path)
+        ),
+        DatabaseError::Set(SetError::Mismatch {
+            path,
+            expected,
+            found,
+            ..
+        }) => format!(
+            "{}: holds `{found}` but its name says `{expected}`",
+            file_name(path)
+        ),
+        DatabaseError::Set(SetError::WrongEntries { path, found }) => format!(
+            "{}: holds {found:?} entries, the wrong kind for its table",
+            file_name(path)
+        ),
+        DatabaseError::Set(SetError::Missing { path, .. }) => {
+            format!("{}: missing", file_name(path))
+        }
+        DatabaseError::Set(SetError::Dir { source, .. }) => {
+            format!("the tablebase directory: {source}")
+        }
+        other => other.to_string(),
     }
 }

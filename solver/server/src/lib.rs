@@ -23,11 +23,15 @@ use axum::http::{header, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
 use mill::analysis::SearchOptions;
 use mill::position::Rules;
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::Semaphore;
 
 /// Longest accepted request URI (path and query), in bytes.
 pub const MAX_URI: usize = 2048;
@@ -55,6 +59,16 @@ pub struct Config {
     pub toguz_searches: usize,
     /// Transposition table of each Toguz search, MiB.
     pub toguz_hash_mib: usize,
+    /// Longest a client may take to send a request's head (the request
+    /// line and headers), and longest an idle keep-alive connection stays
+    /// open waiting for its next request; then the server closes it.
+    pub header_timeout: Duration,
+    /// Connections served at once; further ones wait in the listen queue
+    /// until one closes.
+    pub max_connections: usize,
+    /// `Host` names answered besides the defaults (see [`HostCheck`]):
+    /// `name` (any port) or `name:port`, e.g. the name of a reverse proxy.
+    pub allow_hosts: Vec<String>,
 }
 
 impl Default for Config {
@@ -72,6 +86,9 @@ impl Default for Config {
             toguz_max_time: Duration::from_secs(10),
             toguz_searches: cores,
             toguz_hash_mib: 16,
+            header_timeout: Duration::from_secs(10),
+            max_connections: 256,
+            allow_hosts: Vec::new(),
         }
     }
 }
@@ -96,6 +113,9 @@ pub struct AppState {
     nine: nine::NineState,
     three: three::ThreeState,
     toguz: toguz::ToguzState,
+    header_timeout: Duration,
+    max_connections: usize,
+    allow_hosts: Vec<String>,
 }
 
 impl AppState {
@@ -107,12 +127,17 @@ impl AppState {
             nine: nine::NineState::new(config),
             three: three::ThreeState::new()?,
             toguz: toguz::ToguzState::new(config),
+            header_timeout: config.header_timeout,
+            max_connections: config.max_connections.max(1),
+            allow_hosts: config.allow_hosts.clone(),
         }))
     }
 }
 
-/// The router: the web app, the API, JSON errors for anything else.
-pub fn router(state: Arc<AppState>) -> Router {
+/// The router: the web app, the API, JSON errors for anything else; every
+/// request's `Host` checked against `hosts`, every answer with the
+/// security headers.
+pub fn router(state: Arc<AppState>, hosts: HostCheck) -> Router {
     Router::new()
         .merge(assets::routes())
         .merge(nine::routes())
@@ -120,7 +145,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .merge(toguz::routes())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
-        .layer(middleware::from_fn(guard))
+        .layer(middleware::from_fn_with_state(Arc::new(hosts), guard))
         .with_state(state)
 }
 
@@ -140,35 +165,207 @@ async fn method_not_allowed() -> ApiError {
     }
 }
 
-/// Refuse long URIs before any handler runs; mark every answer `nosniff`.
-async fn guard(request: Request, next: Next) -> Response {
+/// The page's Content Security Policy: its own script, style, pictures
+/// and API only (no inline script or style, no plug-ins), and no framing
+/// by other sites.
+pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
+    img-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; \
+    form-action 'none'; frame-ancestors 'none'";
+
+/// Headers on every answer.
+const SECURITY_HEADERS: [(header::HeaderName, &str); 6] = [
+    (header::CONTENT_SECURITY_POLICY, CSP),
+    (header::X_FRAME_OPTIONS, "DENY"),
+    (header::REFERRER_POLICY, "no-referrer"),
+    (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+    (
+        header::HeaderName::from_static("cross-origin-opener-policy"),
+        "same-origin",
+    ),
+    (
+        header::HeaderName::from_static("cross-origin-resource-policy"),
+        "same-origin",
+    ),
+];
+
+/// Refuse other hosts' names and long URIs before any handler runs; add
+/// the security headers to every answer.
+async fn guard(State(hosts): State<Arc<HostCheck>>, request: Request, next: Next) -> Response {
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .map(str::to_owned)
+        .or_else(|| request.uri().authority().map(|a| a.to_string()));
     let len = request
         .uri()
         .path_and_query()
         .map_or(0, |p| p.as_str().len());
-    if len > MAX_URI {
-        return ApiError {
+    let mut response = if !host.as_deref().is_some_and(|h| hosts.allows(h)) {
+        ApiError {
+            status: StatusCode::FORBIDDEN,
+            kind: "bad-host",
+            message: match host {
+                Some(_) => {
+                    "this server does not answer to that host name (see `--allow-host`)".into()
+                }
+                None => "a Host header is required".into(),
+            },
+        }
+        .into_response()
+    } else if len > MAX_URI {
+        ApiError {
             status: StatusCode::URI_TOO_LONG,
             kind: "too-long",
             message: format!("the request URI is longer than {MAX_URI} bytes"),
         }
-        .into_response();
+        .into_response()
+    } else {
+        next.run(request).await
+    };
+    for (name, value) in SECURITY_HEADERS {
+        response
+            .headers_mut()
+            .insert(name, header::HeaderValue::from_static(value));
     }
-    let mut response = next.run(request).await;
-    response.headers_mut().insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        header::HeaderValue::from_static("nosniff"),
-    );
     response
 }
 
+/// Which `Host` headers the server answers, against DNS rebinding (a page
+/// of another site whose name is made to resolve to this machine must not
+/// reach the API): `localhost`, `127.0.0.1` and `[::1]` with the server's
+/// port (or without one when it is 80); the listening address itself when
+/// it is not loopback; any IP address when listening on all of them
+/// (`0.0.0.0` or `::`: an address is not a name that can be rebound); and
+/// the names of [`Config::allow_hosts`] (`name` with any port, or
+/// `name:port`).
+#[derive(Clone, Debug)]
+pub struct HostCheck {
+    port: u16,
+    names: Vec<String>,
+    any_address: bool,
+    extra: Vec<(String, Option<u16>)>,
+}
+
+impl HostCheck {
+    /// The check for a server listening on `local`, with `allow` added.
+    pub fn new(local: SocketAddr, allow: &[String]) -> HostCheck {
+        let mut names = vec!["localhost".to_string(), "127.0.0.1".into(), "[::1]".into()];
+        let ip = local.ip();
+        if !ip.is_unspecified() && !ip.is_loopback() {
+            names.push(match ip {
+                IpAddr::V4(v4) => v4.to_string(),
+                IpAddr::V6(v6) => format!("[{v6}]"),
+            });
+        }
+        let extra = allow
+            .iter()
+            .filter_map(|h| split_host(&h.trim().to_ascii_lowercase()))
+            .collect();
+        HostCheck {
+            port: local.port(),
+            names,
+            any_address: ip.is_unspecified(),
+            extra,
+        }
+    }
+
+    /// Whether a request with this `Host` header is answered.
+    pub fn allows(&self, host: &str) -> bool {
+        let Some((name, port)) = split_host(&host.trim().to_ascii_lowercase()) else {
+            return false;
+        };
+        if self
+            .extra
+            .iter()
+            .any(|(n, p)| *n == name && (p.is_none() || *p == port))
+        {
+            return true;
+        }
+        if port.unwrap_or(80) != self.port {
+            return false;
+        }
+        let address = name.parse::<std::net::Ipv4Addr>().is_ok()
+            || name
+                .strip_prefix('[')
+                .and_then(|n| n.strip_suffix(']'))
+                .is_some_and(|n| n.parse::<std::net::Ipv6Addr>().is_ok());
+        self.names.contains(&name) || (self.any_address && address)
+    }
+}
+
+/// `name[:port]` or `[v6]:port` as the name and the port; `None` when the
+/// port is not a number.
+fn split_host(host: &str) -> Option<(String, Option<u16>)> {
+    let (name, port) = if host.starts_with('[') {
+        let end = host.find(']')?;
+        let rest = &host[end + 1..];
+        let port = match rest.strip_prefix(':') {
+            Some(p) => Some(p),
+            None if rest.is_empty() => None,
+            None => return None,
+        };
+        (&host[..=end], port)
+    } else {
+        match host.rsplit_once(':') {
+            Some((n, p)) => (n, Some(p)),
+            None => (host, None),
+        }
+    };
+    let port = match port {
+        Some(p) => Some(p.parse::<u16>().ok()?),
+        None => None,
+    };
+    (!name.is_empty()).then(|| (name.to_string(), port))
+}
+
+/// Largest read buffer of a connection (the request head must fit).
+const MAX_BUFFER: usize = 64 * 1024;
+
 /// Serve on a bound listener until the process ends.
+///
+/// hyper's HTTP/1.1 connection does the protocol; the server sets its
+/// limits: `header_timeout` (hyper's header read timeout, which also runs
+/// while a keep-alive connection waits for its next request, so it closes
+/// both half-sent requests and idle connections), a bounded read buffer,
+/// and at most `max_connections` connections at once (a semaphore permit
+/// is taken before each accept, so further clients wait in the kernel's
+/// listen queue).
 pub async fn serve(listener: tokio::net::TcpListener, state: Arc<AppState>) -> std::io::Result<()> {
-    axum::serve(listener, router(state)).await
+    let slots = Arc::new(Semaphore::new(state.max_connections));
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(state.header_timeout)
+        .max_buf_size(MAX_BUFFER)
+        .keep_alive(true);
+    let hosts = HostCheck::new(listener.local_addr()?, &state.allow_hosts);
+    let app = router(state, hosts);
+    loop {
+        let Ok(permit) = slots.clone().acquire_owned().await else {
+            return Ok(()); // never closed
+        };
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            Err(e) => {
+                // Out of file descriptors and the like: wait, do not spin.
+                eprintln!("accept failed: {e}");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        let connection =
+            http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
+        tokio::spawn(async move {
+            // Errors here are the client's (reset, timeout): nothing to do.
+            let _ = connection.await;
+            drop(permit);
+        });
+    }
 }
 
 /// Bind `addr`, print the address, serve (blocking; for `solver serve`).
-pub fn run(addr: std::net::SocketAddr, config: &Config) -> Result<(), String> {
+pub fn run(addr: SocketAddr, config: &Config) -> Result<(), String> {
     let state = AppState::new(config)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -188,9 +385,8 @@ pub fn run(addr: std::net::SocketAddr, config: &Config) -> Result<(), String> {
 }
 
 /// The `position` parameter: present, not too long.
-fn position_param(params: &Params) -> Result<&str, ApiError> {
-    let text = params
-        .position
+fn position_param(position: &Option<String>) -> Result<&str, ApiError> {
+    let text = position
         .as_deref()
         .ok_or_else(|| ApiError::bad_request("missing parameter `position`"))?;
     if text.len() > MAX_POSITION {
@@ -201,20 +397,35 @@ fn position_param(params: &Params) -> Result<&str, ApiError> {
     Ok(text.trim())
 }
 
-/// Query parameters of the API.
+/// The query of the paths that take a position: `position` only.
 #[derive(serde::Deserialize, Debug, Default)]
 #[serde(deny_unknown_fields)]
-struct Params {
+struct PositionParams {
     /// A position in the game's text format (URL-encoded).
     position: Option<String>,
-    /// Toguz search time in seconds.
+}
+
+/// The query of `/api/toguz/search`: `position` and `time`.
+#[derive(serde::Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+struct SearchParams {
+    /// A position in the game's text format (URL-encoded).
+    position: Option<String>,
+    /// Search time in seconds.
     time: Option<String>,
 }
 
-/// Query extraction with a JSON error.
-type Query = Result<axum::extract::Query<Params>, axum::extract::rejection::QueryRejection>;
+/// The query of the paths without parameters: none.
+#[derive(serde::Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+struct NoParams {}
 
-fn params(query: Query) -> Result<Params, ApiError> {
+/// Query extraction with a JSON error (an unknown or repeated parameter
+/// is a 400).
+type Query<T = PositionParams> =
+    Result<axum::extract::Query<T>, axum::extract::rejection::QueryRejection>;
+
+fn params<T>(query: Query<T>) -> Result<T, ApiError> {
     query
         .map(|q| q.0)
         .map_err(|e| ApiError::bad_request(e.body_text()))
@@ -226,3 +437,59 @@ fn json(value: serde_json::Value) -> Response {
 }
 
 type Shared = State<Arc<AppState>>;
+
+#[cfg(test)]
+mod tests {
+    use super::HostCheck;
+
+    #[test]
+    fn loopback_answers_its_own_names_only() {
+        let check = HostCheck::new("127.0.0.1:8080".parse().unwrap(), &[]);
+        for ok in [
+            "localhost:8080",
+            "127.0.0.1:8080",
+            "[::1]:8080",
+            "LocalHost:8080",
+        ] {
+            assert!(check.allows(ok), "{ok}");
+        }
+        for bad in [
+            "evil.example:8080",
+            "localhost:8081",
+            "localhost",
+            "127.0.0.1",
+            "localhost.evil.example:8080",
+            "10.0.0.1:8080",
+            "",
+            "localhost:x",
+            "[::1]x",
+        ] {
+            assert!(!check.allows(bad), "{bad}");
+        }
+        let on_80 = HostCheck::new("[::1]:80".parse().unwrap(), &[]);
+        assert!(on_80.allows("localhost") && on_80.allows("[::1]:80"));
+    }
+
+    #[test]
+    fn other_addresses_and_allowed_names() {
+        let lan = HostCheck::new(
+            "192.168.1.5:8080".parse().unwrap(),
+            &["Board.Example".into()],
+        );
+        assert!(lan.allows("192.168.1.5:8080"));
+        assert!(lan.allows("localhost:8080"));
+        assert!(!lan.allows("192.168.1.6:8080"));
+        assert!(!lan.allows("evil.example:8080"));
+        assert!(lan.allows("board.example") && lan.allows("board.example:443"));
+        let all = HostCheck::new(
+            "0.0.0.0:8080".parse().unwrap(),
+            &["proxy.example:8443".into()],
+        );
+        assert!(all.allows("10.1.2.3:8080") && all.allows("[fe80::1]:8080"));
+        assert!(!all.allows("10.1.2.3:9090"));
+        assert!(!all.allows("evil.example:8080"));
+        assert!(all.allows("proxy.example:8443") && !all.allows("proxy.example:8080"));
+        let v6 = HostCheck::new("[2001:db8::7]:8080".parse().unwrap(), &[]);
+        assert!(v6.allows("[2001:db8::7]:8080") && !v6.allows("[2001:db8::8]:8080"));
+    }
+}

@@ -1,20 +1,28 @@
-//! `/api/nine/*`: Nine Men's Morris. Moving-phase positions are answered on
-//! the request's own task straight from the shared, thread-safe tables (so
-//! concurrent probes do not wait for each other); placement positions go
-//! to one worker thread that owns the [`Analyst`] and its parallel search
-//! (one search at a time, its transposition table kept between them).
+//! `/api/nine/*`: Nine Men's Morris. Every table access runs off the async
+//! workers: moving-phase positions are answered on tokio's blocking pool
+//! straight from the shared, thread-safe tables (a first probe may load
+//! and decompress a table; concurrent probes do not wait for each other,
+//! and the page's files and other answers are not held up); placement
+//! positions go to one worker thread that owns the [`Analyst`] and its
+//! parallel search (one search at a time, its transposition table kept
+//! between them).
 
-use super::{json, params, position_param, ApiError, AppState, Config, Query, Shared, TableMemory};
+use super::error::table_message;
+use super::{
+    json, params, position_param, ApiError, AppState, Config, NoParams, Query, Shared, TableMemory,
+};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 use mill::analysis::{Analyst, SearchOptions};
-use mill::database::scan_all;
+use mill::database::{open_table, parse_file_name, Tables};
 use mill::position::{Position, Rules};
 use mill::probe::{ProbeError, Tablebases};
 use mill::report::{best_json, show_json, stats_json};
-use std::path::PathBuf;
+use mill::sector::TableId;
+use serde_json::json as object;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc::{sync_channel, SyncSender, TrySendError};
 use std::sync::Arc;
 use std::time::Duration;
@@ -134,7 +142,7 @@ impl NineState {
 
 fn parse(query: Query) -> Result<Position, ApiError> {
     let params = params(query)?;
-    position_param(&params)?
+    position_param(&params.position)?
         .parse()
         .map_err(|e| ApiError::bad_request(format!("bad position: {e}")))
 }
@@ -155,37 +163,134 @@ async fn show(state: Shared, query: Query) -> Result<Response, ApiError> {
 }
 
 async fn probe(state: Shared, query: Query) -> Result<Response, ApiError> {
-    let pos = parse(query)?;
     let nine = &state.nine;
-    let tb = nine.tables()?;
-    if pos.placing() {
-        return nine.placement(pos, Ask::Analyse).await.map(json);
-    }
-    let analysis = Analyst::new(tb, nine.options).analyse(&pos)?;
-    // Serialised straight into the body: the object of `Analysis::to_json`.
-    Ok(axum::Json(analysis).into_response())
+    analyse(nine, query, Ask::Analyse)
+        .await
+        .map_err(|e| e.without_path(&nine.dir))
 }
 
 async fn best(state: Shared, query: Query) -> Result<Response, ApiError> {
-    let pos = parse(query)?;
     let nine = &state.nine;
-    let tb = nine.tables()?;
-    if pos.placing() {
-        return nine.placement(pos, Ask::Best).await.map(json);
-    }
-    let best = Analyst::new(tb, nine.options).best(&pos)?;
-    Ok(json(best_json(&pos, best)))
+    analyse(nine, query, Ask::Best)
+        .await
+        .map_err(|e| e.without_path(&nine.dir))
 }
 
-async fn stats(state: Shared) -> Result<Response, ApiError> {
+/// `probe` and `best`: placement positions to the worker, moving-phase
+/// ones to the tables on the blocking pool.
+async fn analyse(nine: &NineState, query: Query, ask: Ask) -> Result<Response, ApiError> {
+    let pos = parse(query)?;
+    let tb = nine.tables()?;
+    if pos.placing() {
+        return nine.placement(pos, ask).await.map(json);
+    }
+    let options = nine.options;
+    blocking(move || {
+        let mut analyst = Analyst::new(tb, options);
+        Ok(match ask {
+            // Serialised straight into the body: the object of
+            // `Analysis::to_json`.
+            Ask::Analyse => axum::Json(analyst.analyse(&pos)?).into_response(),
+            Ask::Best => json(best_json(&pos, analyst.best(&pos)?)),
+        })
+    })
+    .await
+}
+
+/// Run table code on tokio's blocking pool (a table's first use loads and
+/// decompresses it), never on an async worker.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| ApiError::internal(format!("the table look-up failed: {e}")))?
+}
+
+async fn stats(state: Shared, query: Query<NoParams>) -> Result<Response, ApiError> {
+    params(query)?;
     let nine = &state.nine;
     nine.tables()?;
-    let tables =
-        scan_all(&nine.dir, nine.rules).map_err(|e| ApiError::from(ProbeError::from(e)))?;
-    if tables.0.is_empty() && tables.1.is_empty() {
-        return Err(ProbeError::NoDirectory(nine.dir.clone()).into());
+    let (dir, rules) = (nine.dir.clone(), nine.rules);
+    blocking(move || stats_with_errors(&dir, rules))
+        .await
+        .map_err(|e| e.without_path(&nine.dir))
+}
+
+/// The object of `solver nine stats --json` over the tables that open,
+/// with a row `{white, black, [white_hand, black_hand,] file, error}` in
+/// `subspaces` or `sectors` for each table that does not (a damaged table
+/// is reported on its row, not as a failure of the whole answer; its
+/// counts are left out of the totals).
+fn stats_with_errors(dir: &Path, rules: Rules) -> Result<Response, ApiError> {
+    let entries = std::fs::read_dir(dir).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            ApiError::from(ProbeError::NoDirectory(dir.to_owned()))
+        } else {
+            ApiError::internal(format!("cannot read the tablebase directory: {e}"))
+        }
+    })?;
+    let mut tables: Tables = Default::default();
+    let mut broken_subspaces = Vec::new();
+    let mut broken_sectors = Vec::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some((file_rules, id)) = parse_file_name(&name) else {
+            continue; // not a table (scratch files and the like)
+        };
+        if file_rules != rules {
+            continue;
+        }
+        match open_table(&entry.path(), rules, id) {
+            Ok(table) => match id {
+                TableId::Moving(sub) => {
+                    tables.0.insert(sub, table);
+                }
+                TableId::Placement(sector) => {
+                    tables.1.insert(sector, table);
+                }
+            },
+            Err(e) => {
+                let error = table_message(&e);
+                match id {
+                    TableId::Moving(sub) => broken_subspaces.push((
+                        (sub.us, sub.them, 0, 0),
+                        object!({"white": sub.us, "black": sub.them, "file": name, "error": error}),
+                    )),
+                    TableId::Placement(s) => broken_sectors.push((
+                        (s.us, s.them, s.us_hand, s.them_hand),
+                        object!({"white": s.us, "black": s.them, "white_hand": s.us_hand,
+                                 "black_hand": s.them_hand, "file": name, "error": error}),
+                    )),
+                }
+            }
+        }
     }
-    Ok(json(stats_json(&tables, nine.rules)))
+    if tables.0.is_empty()
+        && tables.1.is_empty()
+        && broken_subspaces.is_empty()
+        && broken_sectors.is_empty()
+    {
+        return Err(ProbeError::NoDirectory(dir.to_owned()).into());
+    }
+    let mut answer = stats_json(&tables, rules);
+    for (key, broken) in [("subspaces", broken_subspaces), ("sectors", broken_sectors)] {
+        if broken.is_empty() {
+            continue;
+        }
+        let Some(rows) = answer[key].as_array_mut() else {
+            continue;
+        };
+        let order = |r: &serde_json::Value| {
+            let n = |k: &str| r[k].as_u64().unwrap_or(0) as u8;
+            (n("white"), n("black"), n("white_hand"), n("black_hand"))
+        };
+        let mut all: Vec<_> = rows.drain(..).map(|r| (order(&r), r)).collect();
+        all.extend(broken);
+        all.sort_by_key(|(k, _)| *k);
+        rows.extend(all.into_iter().map(|(_, r)| r));
+    }
+    Ok(json(answer))
 }
 
 async fn svg(query: Query) -> Result<Response, ApiError> {

@@ -1,7 +1,7 @@
 //! `/api/three/*`: Three Men's Morris, solved in memory when the server
 //! starts (a few milliseconds).
 
-use super::{json, params, position_param, ApiError, AppState, Query, Shared};
+use super::{json, params, position_param, ApiError, AppState, NoParams, Query, Shared};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -33,7 +33,7 @@ impl ThreeState {
 
 fn parse(query: Query) -> Result<Position, ApiError> {
     let params = params(query)?;
-    position_param(&params)?
+    position_param(&params.position)?
         .parse()
         .map_err(|e| ApiError::bad_request(format!("bad position: {e}")))
 }
@@ -61,8 +61,12 @@ async fn best(state: Shared, query: Query) -> Result<Response, ApiError> {
     Ok(json(object!({"position": pos.to_string(), "best": best})))
 }
 
-async fn stats(state: Shared) -> Response {
-    json(solve_json(&state.three.solution, state.three.solve_ms))
+async fn stats(state: Shared, query: Query<NoParams>) -> Result<Response, ApiError> {
+    params(query)?;
+    Ok(json(solve_json(
+        &state.three.solution,
+        state.three.solve_ms,
+    )))
 }
 
 async fn svg(query: Query) -> Result<Response, ApiError> {

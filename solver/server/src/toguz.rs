@@ -2,7 +2,9 @@
 //! runs on a blocking thread with its own engine, one search thread and a
 //! time cap the server enforces; at most `toguz_searches` run at once.
 
-use super::{json, params, position_param, ApiError, AppState, Config, Query, Shared};
+use super::{
+    json, params, position_param, ApiError, AppState, Config, Query, SearchParams, Shared,
+};
 use axum::response::Response;
 use axum::routing::get;
 use axum::Router;
@@ -35,6 +37,22 @@ fn parse(text: &str) -> Result<Board, ApiError> {
         .map_err(|e| ApiError::bad_request(format!("bad position: {e}")))
 }
 
+/// The search object with its `exact` part in the API's terms: `best` a
+/// hole 1..9 like the top-level `best` (the engine counts it from 0), and
+/// `result` lowercase (`win`, `draw`, `loss`) like every other value.
+fn consistent_exact(mut answer: serde_json::Value) -> serde_json::Value {
+    if let Some(exact) = answer.get_mut("exact").and_then(|e| e.as_object_mut()) {
+        if let Some(hole) = exact.get("best").and_then(|b| b.as_u64()) {
+            exact.insert("best".into(), (hole + 1).into());
+        }
+        if let Some(result) = exact.get("result").and_then(|r| r.as_str()) {
+            let lower = result.to_ascii_lowercase();
+            exact.insert("result".into(), lower.into());
+        }
+    }
+    answer
+}
+
 /// The routes of `/api/toguz`.
 pub fn routes() -> Router<Arc<AppState>> {
     Router::new()
@@ -44,13 +62,13 @@ pub fn routes() -> Router<Arc<AppState>> {
 
 async fn show(query: Query) -> Result<Response, ApiError> {
     let params = params(query)?;
-    let board = parse(position_param(&params)?)?;
+    let board = parse(position_param(&params.position)?)?;
     Ok(json(show_json(&board)))
 }
 
-async fn search(state: Shared, query: Query) -> Result<Response, ApiError> {
+async fn search(state: Shared, query: Query<SearchParams>) -> Result<Response, ApiError> {
     let params = params(query)?;
-    let board = parse(position_param(&params)?)?;
+    let board = parse(position_param(&params.position)?)?;
     let toguz = &state.toguz;
     let max = toguz.max_time.as_secs_f64();
     let seconds = match params.time.as_deref() {
@@ -91,7 +109,7 @@ async fn search(state: Shared, query: Query) -> Result<Response, ApiError> {
             threads: 1,
         };
         let result = engine.search(&board, &limits, &mut |_| {});
-        search_json(&board, limits.threads, &result)
+        consistent_exact(search_json(&board, limits.threads, &result))
     })
     .await
     .map_err(|e| ApiError::internal(format!("the search failed: {e}")))?;

@@ -17,11 +17,38 @@ const READING = {
   three: ["a3", "b3", "c3", "a2", "b2", "c2", "a1", "b1", "c1"],
 };
 const COLOUR = { win: "#1f9d45", draw: "#8c8f96", loss: "#d2383a" };
+const NAME = {
+  nine: "Nine Men's Morris",
+  three: "Three Men's Morris",
+  toguz: "Toguz Kumalak",
+  stats: "the statistics",
+};
+/** Error kinds that mean "no tables for this position", not a fault. */
+const NO_TABLES = ["missing-table", "no-tables"];
 
+// `body[data-busy]` is "1" while any request is pending (the tests wait on
+// it); the visible indicator appears once one has taken 200 ms.
 let busy = 0;
+let busyTimer = null;
 function setBusy(delta) {
   busy += delta;
   document.body.dataset.busy = busy > 0 ? "1" : "0";
+  if (busy > 0 && busyTimer === null && $("busy").hidden) {
+    busyTimer = setTimeout(() => {
+      busyTimer = null;
+      if (busy > 0) $("busy").hidden = false;
+    }, 200);
+  } else if (busy === 0) {
+    clearTimeout(busyTimer);
+    busyTimer = null;
+    $("busy").hidden = true;
+  }
+}
+
+/** A message above the boards (a bad link, say); empty hides it. */
+function notice(text) {
+  $("notice").textContent = text || "";
+  $("notice").hidden = !text;
 }
 
 /** GET an API path; resolves to the JSON body, rejects with its `error`.
@@ -54,8 +81,46 @@ function describe(value, dtc) {
   return dtc === null || dtc === undefined ? value : `${value} in ${dtc}`;
 }
 
-function copy(text) {
-  if (navigator.clipboard) navigator.clipboard.writeText(text).catch(() => {});
+/** Copy `text` to the clipboard. Where the page has no clipboard access
+ * (plain HTTP from another machine is not a secure context), the text is
+ * shown selected in `field` for the user's own Ctrl+C. */
+async function copy(text, field) {
+  const row = field.parentElement;
+  const note = row.querySelector(".share-note");
+  row.hidden = false;
+  field.value = text;
+  let done = false;
+  if (navigator.clipboard && window.isSecureContext) {
+    try {
+      await navigator.clipboard.writeText(text);
+      done = true;
+    } catch (e) {
+      done = false;
+    }
+  }
+  field.focus();
+  field.select();
+  if (!done) {
+    try {
+      done = document.execCommand("copy");
+    } catch (e) {
+      done = false;
+    }
+  }
+  note.textContent = done ? "Copied." : "Selected: press Ctrl+C (⌘C) to copy.";
+}
+
+/** Make an SVG element a keyboard-usable button with a label. */
+function pressable(el, label, action) {
+  el.setAttribute("tabindex", "0");
+  el.setAttribute("role", "button");
+  el.setAttribute("aria-label", label);
+  el.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      action();
+    }
+  });
 }
 
 // ---------------------------------------------------------------- routing
@@ -67,11 +132,31 @@ function setHash(game, position) {
   if (location.hash !== hash) history.replaceState(null, "", hash);
 }
 
+/** The view and position of the URL's fragment (`#nine/<position>`). A
+ * fragment the page cannot use says why and shows a usable board. */
 function route() {
-  const hash = decodeURIComponent(location.hash.slice(1));
+  let hash = location.hash.slice(1);
+  let problem = null;
+  try {
+    hash = decodeURIComponent(hash);
+  } catch (e) {
+    problem = "The link's position could not be read (its %-encoding is broken)";
+    hash = hash.split("/")[0];
+  }
   const slash = hash.indexOf("/");
-  const game = (slash < 0 ? hash : hash.slice(0, slash)) || "nine";
-  const position = slash < 0 ? null : hash.slice(slash + 1);
+  let game = (slash < 0 ? hash : hash.slice(0, slash)) || "nine";
+  let position = slash < 0 ? null : hash.slice(slash + 1);
+  if (!(game in NAME)) {
+    problem = `There is no page “${game.slice(0, 40)}” here (the games are nine, three, toguz and stats)`;
+    game = "nine";
+    position = null;
+  }
+  if (problem) {
+    notice(`${problem}; showing ${NAME[game]}${game === "stats" ? "" : " from the start"}.`);
+    history.replaceState(null, "", `#${game}`);
+  } else if (view !== null) {
+    notice("");
+  }
   for (const a of document.querySelectorAll("#tabs a")) {
     a.classList.toggle("active", a.dataset.view === game);
   }
@@ -134,6 +219,12 @@ const Morris = {
   },
 
   start(game, position) {
+    // What was shown, so that a position that turns out invalid can give
+    // way to it (or, from a link, to the start position).
+    this.previous = this.shown && this.game === game
+      ? { history: this.history, record: this.record, index: this.index }
+      : null;
+    this.shown = false;
     this.game = game;
     this.history = [position];
     this.record = [];
@@ -164,6 +255,7 @@ const Morris = {
     setHash(game, position);
     $("m-text").value = position;
     $("m-error").textContent = "";
+    $("m-notice").textContent = "";
     this.sel = { from: null, to: null };
     this.legal = [];
     this.values = null;
@@ -190,9 +282,12 @@ const Morris = {
         if (probeError) throw probeError;
       }
       if (token !== this.token) return;
+      this.shown = true;
       $("board").innerHTML = svg;
+      $("board").setAttribute("aria-label", `${NAME[game]} board`);
       for (const g of $("board").querySelectorAll("g.pt")) {
         g.addEventListener("click", () => this.click(g.dataset.point));
+        pressable(g, g.dataset.point, () => this.click(g.dataset.point));
       }
       if (probe) {
         this.info = probe;
@@ -204,17 +299,37 @@ const Morris = {
       const moves = show ? show.moves : probe.moves.map((m) => m.move);
       this.legal = moves.map(parseMove);
       this.over = show ? show.game_over : probe.finished ? "no move or a line against it" : null;
-      if (probeError) {
+      if (probeError && NO_TABLES.includes(probeError.kind)) {
+        // Partial tables: not a fault. Say what is missing; the moves
+        // (from `show`) can still be played.
+        $("m-notice").textContent = `No perfect-play values for this position: ${probeError.message}. ` +
+          "Its legal moves are listed and can be played; values appear once the game reaches " +
+          "positions the server's tables cover.";
+      } else if (probeError && probeError.name !== "AbortError") {
         $("m-error").textContent = probeError.message;
       }
       this.render();
       if (thenEngine && this.engineToMove() && !this.over) this.engineMove(token);
     } catch (e) {
-      if (token === this.token) {
-        $("m-error").textContent = e.message;
-        $("board").innerHTML = "";
-        this.render();
+      if (token !== this.token || e.name === "AbortError") return;
+      if (e.kind === "bad-request" && this.history.length === 1) {
+        // A position that is not valid (from a link or the text field):
+        // back to what was shown before, or the start position.
+        const message = `“${position.slice(0, 80)}” is not a valid ${NAME[game]} position: ${e.message}`;
+        if (this.previous) {
+          Object.assign(this, this.previous);
+          this.previous = null;
+          this.load(false).then(() => { $("m-error").textContent = message; });
+        } else {
+          notice(`${message}. Showing the start position instead.`);
+          this.history = [START[game]];
+          this.load(false);
+        }
+        return;
       }
+      $("m-error").textContent = e.message;
+      $("board").innerHTML = "";
+      this.render();
     } finally {
       setBusy(-1);
     }
@@ -228,12 +343,20 @@ const Morris = {
       if (token !== this.token || !answer.best) return;
       this.play(answer.best.move, false);
     } catch (e) {
-      if (token === this.token) $("m-error").textContent = e.message;
+      if (token !== this.token || e.name === "AbortError") return;
+      // No dead end: without an answer the user plays both sides.
+      const side = this.mode() === "white" ? "Black" : "White";
+      $("m-mode").value = "analyse";
+      $("m-notice").textContent = `The perfect player cannot move here (${e.message}). ` +
+        `You play both sides now: make ${side}'s move yourself, or choose a mode again later.`;
+      if (!NO_TABLES.includes(e.kind)) $("m-error").textContent = e.message;
+      this.renderPanel();
     }
   },
 
   /** Play a legal move; `human` lets the perfect player answer. */
   play(text, human) {
+    notice("");
     const move = parseMove(text);
     const next = applyMove(this.game, this.position(), move);
     this.history = this.history.slice(0, this.index + 1);
@@ -319,6 +442,7 @@ const Morris = {
       for (const old of svg.querySelectorAll(".mark")) old.remove();
       for (const g of svg.querySelectorAll("g.pt")) {
         g.classList.toggle("selected", g.dataset.point === this.sel.from || g.dataset.point === this.sel.to);
+        delete g.dataset.best;
       }
       const large = this.game === "three";
       for (const [point, moves] of this.markers()) {
@@ -341,6 +465,7 @@ const Morris = {
           ring.setAttribute("opacity", "0.9");
         }
         g.insertBefore(ring, g.querySelector("circle.hit"));
+        g.dataset.best = best ? describe(best.value, best.dtc) : "legal";
         if (best && best.dtc !== null && best.value !== "draw") {
           const text = document.createElementNS(SVG_NS, "text");
           text.setAttribute("class", "mark mark-text");
@@ -348,13 +473,24 @@ const Morris = {
           if (onStone) {
             // Inside the stone, in the value's colour.
             text.setAttribute("y", large ? 9 : 6);
-            text.setAttribute("style", `fill:${colour}; font-size:${large ? 26 : 17}px`);
+            // Through the CSSOM: the CSP allows no style attributes.
+            text.style.fill = colour;
+            text.style.fontSize = `${large ? 26 : 17}px`;
           } else {
             text.setAttribute("y", 5);
           }
           text.textContent = best.dtc;
           g.insertBefore(text, g.querySelector("circle.hit"));
         }
+      }
+    }
+    if (svg) {
+      for (const g of svg.querySelectorAll("g.pt")) {
+        const stone = g.querySelector("circle.stone");
+        const what = stone ? (stone.classList.contains("white") ? "white stone" : "black stone") : "empty";
+        const choice = g.dataset.best ? `, can be chosen (${g.dataset.best})` : "";
+        const selected = g.classList.contains("selected") ? ", selected" : "";
+        g.setAttribute("aria-label", `${g.dataset.point}: ${what}${selected}${choice}`);
       }
     }
     this.renderPanel();
@@ -397,8 +533,17 @@ const Morris = {
       tr.innerHTML = `<td class="m"></td><td class="v"></td>`;
       tr.children[0].textContent = m.text;
       tr.children[1].textContent = v ? describe(v.value, v.dtc) : "";
-      tr.addEventListener("click", () => {
+      const choose = () => {
         if (!(this.mode() !== "analyse" && this.engineToMove())) this.play(m.text, true);
+      };
+      tr.addEventListener("click", choose);
+      tr.tabIndex = 0;
+      tr.setAttribute("aria-label", `play ${m.text}${v ? ": " + describe(v.value, v.dtc) : ""}`);
+      tr.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" || e.key === " ") {
+          e.preventDefault();
+          choose();
+        }
       });
       body.appendChild(tr);
     }
@@ -408,7 +553,16 @@ const Morris = {
       const li = document.createElement("li");
       li.textContent = text;
       if (i === this.index - 1) li.className = "current";
-      li.addEventListener("click", () => { this.index = i + 1; this.load(false); });
+      const go = () => { this.index = i + 1; this.load(false); };
+      li.addEventListener("click", go);
+      li.tabIndex = 0;
+      li.setAttribute("aria-label", `go back to after move ${i + 1}, ${text}`);
+      li.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" || e.key === " ") {
+          e.preventDefault();
+          go();
+        }
+      });
       record.appendChild(li);
     });
   },
@@ -440,16 +594,29 @@ $("m-load").addEventListener("click", () => Morris.start(Morris.game, $("m-text"
 $("m-text").addEventListener("keydown", (e) => {
   if (e.key === "Enter") Morris.start(Morris.game, $("m-text").value.trim());
 });
-$("m-copy").addEventListener("click", () => copy(Morris.position()));
-$("m-copy-link").addEventListener("click", () => copy(location.href));
+$("m-copy").addEventListener("click", () => copy(Morris.position(), $("m-share")));
+$("m-copy-link").addEventListener("click", () => copy(location.href, $("m-share")));
 
 // ---------------------------------------------------------- Toguz Kumalak
 
-function scoreText(score) {
-  if (score > 29000) return `win in ${30000 - score}`;
-  if (score < -29000) return `loss in ${30000 + score}`;
-  return `${score >= 0 ? "+" : ""}${(score / 100).toFixed(2)}`;
+/** A score (centi-stones for the side to move; beyond ±29,000 a won
+ * game) from White's side. */
+function scoreText(score, toMove) {
+  const white = toMove === "white" ? score : -score;
+  if (white > 29000) return `White wins in ${30000 - white}`;
+  if (white < -29000) return `Black wins in ${30000 + white}`;
+  return `${white >= 0 ? "+" : ""}${(white / 100).toFixed(2)} for White`;
 }
+
+/** An exact result for the side to move as a result of the game. */
+function exactText(result, toMove) {
+  if (result === "draw") return "a draw";
+  const mover = toMove === "white" ? "White" : "Black";
+  const other = toMove === "white" ? "Black" : "White";
+  return `${result === "win" ? mover : other} wins`;
+}
+
+const ENGINE_HINT = "Press Analyse for the engine's score, depth and principal variation.";
 
 const Toguz = {
   history: [START.toguz],
@@ -463,11 +630,21 @@ const Toguz = {
   },
 
   start(position) {
+    this.previous = this.show
+      ? { history: this.history, record: this.record, index: this.index }
+      : null;
     this.history = [position];
     this.record = [];
     this.index = 0;
     $("t-mode").value = "analyse";
+    this.clearEngine();
     this.load(false);
+  },
+
+  /** The engine's text no longer describes the shown position. */
+  clearEngine() {
+    $("t-analysis").textContent = ENGINE_HINT;
+    delete $("t-analysis").dataset.best;
   },
 
   mode() {
@@ -493,11 +670,23 @@ const Toguz = {
       this.render();
       if (thenEngine && this.engineToMove() && !this.show.result) this.engine(token, true);
     } catch (e) {
-      if (token === this.token) {
-        this.show = null;
-        $("t-error").textContent = e.message;
-        $("t-board").innerHTML = "";
+      if (token !== this.token) return;
+      if (e.kind === "bad-request" && this.history.length === 1) {
+        const message = `“${position.slice(0, 80)}” is not a valid Toguz Kumalak position: ${e.message}`;
+        if (this.previous) {
+          Object.assign(this, this.previous);
+          this.previous = null;
+          this.load(false).then(() => { $("t-error").textContent = message; });
+        } else {
+          notice(`${message}. Showing the start position instead.`);
+          this.history = [START.toguz];
+          this.load(false);
+        }
+        return;
       }
+      this.show = null;
+      $("t-error").textContent = e.message;
+      $("t-board").innerHTML = "";
     }
   },
 
@@ -505,13 +694,14 @@ const Toguz = {
     const position = this.position();
     $("t-analysis").textContent = "Searching…";
     try {
+      const toMove = this.show ? this.show.to_move : "white";
       const r = await api("toguz/search", { position, time: $("t-time").value });
       if (token !== this.token) return;
       const pv = r.pv.join(" ");
       $("t-analysis").textContent =
-        `best hole ${r.best}  score ${scoreText(r.score)}  depth ${r.depth}\n` +
+        `best hole ${r.best}  score ${scoreText(r.score, toMove)}  depth ${r.depth}\n` +
         `pv ${pv}\n${r.nodes} nodes in ${r.seconds.toFixed(2)} s` +
-        (r.exact ? `\nexact: ${r.exact.result} (endgame solved)` : "");
+        (r.exact ? `\nexact: ${exactText(r.exact.result, toMove)} with best play (endgame solved)` : "");
       $("t-analysis").dataset.best = String(r.best);
       if (play && r.best) {
         const m = this.show.moves.find((x) => x.hole === r.best);
@@ -523,6 +713,7 @@ const Toguz = {
   },
 
   play(move, human) {
+    notice("");
     this.history = this.history.slice(0, this.index + 1);
     this.record = this.record.slice(0, this.index);
     this.history.push(move.after);
@@ -569,9 +760,11 @@ const Toguz = {
         "font-size": 13, fill: "#3b2a14" }, g, owner >= 0 ? `${n} · tuzdyk of ${owner ? "Black" : "White"}` : n);
       if (g.classList.contains("legal")) {
         const m = s.moves.find((x) => x.hole === n);
-        g.addEventListener("click", () => {
+        const choose = () => {
           if (!(this.mode() !== "analyse" && this.engineToMove())) this.play(m, true);
-        });
+        };
+        g.addEventListener("click", choose);
+        pressable(g, `play ${white ? "White" : "Black"}'s hole ${n}: ${s.holes[i]} stones (${m.move})`, choose);
       }
     }
     // Kazans: Black's above, White's below, across the middle.
@@ -603,6 +796,7 @@ const Toguz = {
   undo() {
     if (this.index === 0) return;
     this.index -= 1;
+    this.clearEngine();
     this.load(false).then(() => {
       if (this.index > 0 && this.mode() !== "analyse" && this.engineToMove()) this.undo();
     });
@@ -611,6 +805,7 @@ const Toguz = {
   redo() {
     if (this.index >= this.record.length) return;
     this.index += 1;
+    this.clearEngine();
     this.load(false);
   },
 };
@@ -629,8 +824,8 @@ $("t-load").addEventListener("click", () => Toguz.start($("t-text").value.trim()
 $("t-text").addEventListener("keydown", (e) => {
   if (e.key === "Enter") Toguz.start($("t-text").value.trim());
 });
-$("t-copy").addEventListener("click", () => copy(Toguz.position()));
-$("t-copy-link").addEventListener("click", () => copy(location.href));
+$("t-copy").addEventListener("click", () => copy(Toguz.position(), $("t-share")));
+$("t-copy-link").addEventListener("click", () => copy(location.href, $("t-share")));
 
 // ------------------------------------------------------------- statistics
 
@@ -716,7 +911,17 @@ const Stats = {
         `${t.wins.toLocaleString()} wins, ${t.draws.toLocaleString()} draws, ${t.losses.toLocaleString()} losses ` +
         `for the side to move; ${(t.bytes / 1e6).toFixed(1)} MB on disk.`;
       nine.appendChild(p);
-      const rows = s.subspaces.map((r) => ({ ...r, label: `${r.white}-${r.black}` }));
+      // A table that does not open is its row's error, not a failed page.
+      const broken = [...s.subspaces, ...s.sectors].filter((r) => r.error);
+      for (const r of broken) {
+        const e = document.createElement("p");
+        e.className = "error";
+        e.textContent = `Not counted: ${r.error}`;
+        nine.appendChild(e);
+      }
+      const rows = s.subspaces
+        .filter((r) => !r.error)
+        .map((r) => ({ ...r, label: `${r.white}-${r.black}` }));
       this.shares(nine, "Win / draw / loss per subspace (White-Black stones, White to move)", rows);
       this.longest(nine, rows);
     } catch (e) {

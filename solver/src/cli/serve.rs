@@ -39,6 +39,19 @@ pub struct Args {
     /// Toguz Kumalak searches at once (default: one per core).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
     pub toguz_searches: Option<u16>,
+    /// Seconds a client may take to send a request's head, and that an
+    /// idle keep-alive connection stays open; then it is closed.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub header_timeout: u64,
+    /// Connections served at once (more wait until one closes).
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub max_connections: u32,
+    /// Also answer requests whose `Host` is NAME (any port) or NAME:PORT,
+    /// e.g. a reverse proxy's name; repeatable. Without it only localhost,
+    /// 127.0.0.1, [::1] and the listening address are answered (against
+    /// DNS rebinding).
+    #[arg(long = "allow-host", value_name = "NAME")]
+    pub allow_hosts: Vec<String>,
 }
 
 /// `solver serve`.
@@ -60,6 +73,9 @@ pub fn serve(args: Args) -> CliResult {
         memory: args.memory,
         placement_wait: Duration::from_secs(args.search_seconds),
         toguz_max_time: Duration::from_secs_f64(args.toguz_max_time),
+        header_timeout: Duration::from_secs(args.header_timeout),
+        max_connections: args.max_connections as usize,
+        allow_hosts: args.allow_hosts.clone(),
         ..Config::default()
     };
     config.search.hash_mib = args.hash_mib.clamp(1, 1 << 16);

@@ -84,6 +84,8 @@ pub struct Reply {
     pub status: u16,
     pub content_type: String,
     pub body: String,
+    /// The status line and the headers.
+    pub head: String,
 }
 
 impl Reply {
@@ -91,17 +93,38 @@ impl Reply {
     pub fn json(&self) -> serde_json::Value {
         serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
     }
+
+    /// A header's value (the first of that name).
+    pub fn header(&self, name: &str) -> Option<String> {
+        self.head.lines().skip(1).find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.trim()
+                .eq_ignore_ascii_case(name)
+                .then(|| v.trim().to_string())
+        })
+    }
 }
 
 /// Send a raw request (with `Connection: close`) and read the whole answer.
 pub fn request(addr: SocketAddr, method: &str, target: &str) -> Reply {
+    request_with_host(addr, method, target, Some(&addr.to_string()))
+}
+
+/// [`request`] with this `Host` header, or none.
+pub fn request_with_host(
+    addr: SocketAddr,
+    method: &str,
+    target: &str,
+    host: Option<&str>,
+) -> Reply {
     let mut stream = TcpStream::connect(addr).expect("connect");
     stream
         .set_read_timeout(Some(Duration::from_secs(120)))
         .unwrap();
+    let host = host.map_or_else(String::new, |h| format!("Host: {h}\r\n"));
     write!(
         stream,
-        "{method} {target} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+        "{method} {target} HTTP/1.1\r\n{host}Connection: close\r\n\r\n"
     )
     .unwrap();
     let mut raw = Vec::new();
@@ -125,6 +148,7 @@ pub fn request(addr: SocketAddr, method: &str, target: &str) -> Reply {
         status,
         content_type,
         body: body.to_string(),
+        head: head.to_string(),
     }
 }
 
@@ -136,4 +160,33 @@ pub fn get(addr: SocketAddr, target: &str) -> Reply {
 /// GET an API path with a `position` parameter.
 pub fn get_position(addr: SocketAddr, path: &str, position: &str) -> Reply {
     get(addr, &format!("{path}?position={}", encode(position)))
+}
+
+/// Read one response of a keep-alive connection (its head and a
+/// `Content-Length` body); the status and the body.
+pub fn read_response(stream: &mut TcpStream) -> (u16, String) {
+    let mut raw = Vec::new();
+    let mut byte = [0u8; 1];
+    while !raw.ends_with(b"\r\n\r\n") {
+        let n = stream.read(&mut byte).expect("read the head");
+        assert_eq!(n, 1, "the connection closed in the head");
+        raw.push(byte[0]);
+    }
+    let head = String::from_utf8_lossy(&raw).into_owned();
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("a status line");
+    let length: usize = head
+        .lines()
+        .find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.eq_ignore_ascii_case("content-length")
+                .then(|| v.trim().parse().ok())?
+        })
+        .expect("a Content-Length");
+    let mut body = vec![0u8; length];
+    stream.read_exact(&mut body).expect("read the body");
+    (status, String::from_utf8_lossy(&body).into_owned())
 }
