@@ -253,7 +253,7 @@ fn cli_perft_generate_and_start() {
             Some((true, _)) => "win",
             Some((false, _)) => "loss",
         };
-        assert_eq!(v["outcome"], expected, "flying {flying}");
+        assert_eq!(v["value"], expected, "flying {flying}");
         // Play as Black: the program opens with a move of the start's
         // outcome (placements carry no distance); `quit` ends the game.
         let mut play = vec![

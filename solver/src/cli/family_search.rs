@@ -132,7 +132,7 @@ pub fn start<B: Board, I: Indexing>(
     if json {
         let list: Vec<_> = moves
             .iter()
-            .map(|(m, v)| json!({"move": move_text::<B>(*m), "outcome": v.as_str()}))
+            .map(|(m, v)| json!({"move": move_text::<B>(*m), "value": v.as_str()}))
             .collect();
         return print_json(&json!({
             "variant": name, "stones": args.stones, "flying": rules.flying,

@@ -402,13 +402,13 @@ fn probe(words: &[String], args: &TableArgs) -> CliResult {
     if args.files.json {
         let list: Vec<_> = moves
             .iter()
-            .map(|(m, v)| json!({"move": m, "outcome": v.outcome().as_str(), "distance": v.distance()}))
+            .map(|(m, v)| json!({"move": m, "value": v.outcome().as_str(), "distance": v.distance()}))
             .collect();
         return print_json(&json!({
             "variant": "morabaraba",
             "flying": rules.flying,
             "position": format_position::<Morabaraba>(&pos),
-            "outcome": value.outcome().as_str(),
+            "value": value.outcome().as_str(),
             "distance": value.distance(),
             "distance_kind": "plies to conversion",
             "moves": list,

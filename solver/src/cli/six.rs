@@ -593,13 +593,13 @@ pub(crate) fn print_position_value<B: Board>(
     if json {
         let list: Vec<_> = moves
             .iter()
-            .map(|(m, v)| json!({"move": m, "outcome": v.outcome().as_str(), "distance": v.distance()}))
+            .map(|(m, v)| json!({"move": m, "value": v.outcome().as_str(), "distance": v.distance()}))
             .collect();
         return print_json(&json!({
             "variant": B::NAME,
             "flying": rules.flying,
             "position": format_position::<B>(pos),
-            "outcome": value.outcome().as_str(),
+            "value": value.outcome().as_str(),
             "distance": if placing { None } else { value.distance() },
             "distance_kind": if placing { "none (placement tables hold outcomes)" } else { "plies to conversion" },
             "moves": list,
