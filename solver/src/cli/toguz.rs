@@ -59,6 +59,10 @@ pub enum Command {
         position: Option<String>,
         #[command(flatten)]
         search: SearchArgs,
+        /// Score the best N root moves (1..9), each with its principal
+        /// variation; `all` (or 9) scores every legal move.
+        #[arg(long, value_name = "N|all")]
+        multipv: Option<String>,
         /// Print JSON (iterations included) instead of text.
         #[arg(long)]
         json: bool,
@@ -321,8 +325,20 @@ pub fn run(args: Args) -> CliResult {
         Command::Search {
             position,
             search,
+            multipv,
             json,
-        } => run_search(position.as_deref(), &search, json),
+        } => {
+            let multipv = match multipv.as_deref() {
+                None => 1,
+                Some("all") => 9,
+                Some(n) => n
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|n| (1..=9).contains(n))
+                    .ok_or_else(|| format!("--multipv must be 1..9 or `all` (got `{n}`)"))?,
+            };
+            run_search(position.as_deref(), &search, multipv, json)
+        }
         Command::Play {
             side,
             position,
@@ -653,7 +669,7 @@ fn iteration_line(it: &Iteration) {
     );
 }
 
-fn run_search(position: Option<&str>, args: &SearchArgs, json: bool) -> CliResult {
+fn run_search(position: Option<&str>, args: &SearchArgs, multipv: usize, json: bool) -> CliResult {
     let board = parse_position(position)?;
     let limits = args.limits(None)?;
     if limits.depth.is_none() && limits.time.is_none() && limits.nodes.is_none() {
@@ -671,9 +687,36 @@ fn run_search(position: Option<&str>, args: &SearchArgs, json: bool) -> CliResul
             iteration_line(it);
         }
     };
-    let r = engine.search(&board, &limits, &mut report);
+    let r = engine.search_multipv(&board, &limits, multipv, &mut report);
     if json {
         return print_json(&toguz::report::search_json(&board, limits.threads, &r));
+    }
+    if multipv > 1 {
+        println!(
+            "depth {}, {} best moves (rank 1 = best):",
+            r.depth,
+            r.lines.len()
+        );
+        println!("hole  move     rank      score  pv");
+        for hole in 1..=9u8 {
+            let Some((rank, l)) = r.lines.iter().enumerate().find(|(_, l)| l.hole == hole) else {
+                if !board.is_legal(hole - 1) {
+                    println!("{hole:>4}  (empty)");
+                }
+                continue;
+            };
+            let mut after = board;
+            let effect = after.make(hole - 1);
+            let pv: Vec<String> = l.pv.iter().map(|m| m.to_string()).collect();
+            println!(
+                "{:>4}  {:<7} {:>5}  {:>9}  {}",
+                hole,
+                move_notation(hole - 1, &effect, &after),
+                rank + 1,
+                score_text(l.score),
+                pv.join(" ")
+            );
+        }
     }
     if let Some(best) = r.best {
         let mut after = board;
