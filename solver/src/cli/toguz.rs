@@ -1,4 +1,5 @@
-//! `solver toguz` subcommands: replay, perft, search, play, match, train.
+//! `solver toguz` subcommands: replay, perft, search, play, engine, match,
+//! train.
 
 use super::{print_json, CliResult};
 use clap::Subcommand;
@@ -66,6 +67,16 @@ pub enum Command {
         /// Print JSON (iterations included) instead of text.
         #[arg(long)]
         json: bool,
+    },
+    /// Speak the engine protocol on stdin/stdout (docs/toguz.md, section
+    /// "Engine protocol"), for GUIs and match runners.
+    Engine {
+        /// Learned evaluation weights file (default: the built-in weights).
+        #[arg(long)]
+        weights: Option<std::path::PathBuf>,
+        /// Use the hand-set evaluation instead of the learned one.
+        #[arg(long, conflicts_with = "weights")]
+        hand_eval: bool,
     },
     /// Play against the engine in the terminal.
     Play {
@@ -338,6 +349,17 @@ pub fn run(args: Args) -> CliResult {
                     .ok_or_else(|| format!("--multipv must be 1..9 or `all` (got `{n}`)"))?,
             };
             run_search(position.as_deref(), &search, multipv, json)
+        }
+        Command::Engine { weights, hand_eval } => {
+            let mut config = Config::default();
+            if hand_eval {
+                config.learned = None;
+            } else if let Some(p) = &weights {
+                config.learned = Some(Weights(LinearEval::load(p)?));
+            }
+            let input = std::io::BufReader::new(std::io::stdin());
+            toguz::protocol::run(input, std::io::stdout().lock(), config)
+                .map_err(|e| format!("engine: {e}"))
         }
         Command::Play {
             side,

@@ -2,7 +2,8 @@
 //! [`perft`], PlayOK record replay ([`pgn`]), the hand-set evaluation
 //! ([`eval`]) and the learned one ([`linear`], trained by [`train`]), an exact
 //! endgame solver ([`endgame`]), a parallel alpha-beta [`search`], self-play
-//! matches ([`selfplay`]) and their statistics ([`ladder`]). Design notes and
+//! matches ([`selfplay`]) and their statistics ([`ladder`]), the engine
+//! protocol ([`protocol`]). Design notes and
 //! measured figures: `docs/toguz.md`.
 
 pub mod board;
@@ -14,6 +15,7 @@ pub mod linear;
 pub mod notation;
 pub mod perft;
 pub mod pgn;
+pub mod protocol;
 pub mod report;
 pub mod search;
 pub mod selfplay;
