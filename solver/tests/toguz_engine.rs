@@ -1,6 +1,7 @@
 //! The engine protocol through the real binary (`solver toguz engine` as a
 //! child process, driven here line by line with the rules of the `toguz`
-//! crate as referee), and `search --multipv`.
+//! crate as referee), `match` against it as an external engine, and
+//! `search --multipv`.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -170,6 +171,42 @@ fn json(args: &[&str]) -> serde_json::Value {
         String::from_utf8_lossy(&out.stderr)
     );
     serde_json::from_slice(&out.stdout).expect("JSON output")
+}
+
+#[test]
+fn match_against_the_engine_as_a_process() {
+    let exec = format!("exec:{BIN} toguz engine");
+    let r = json(&[
+        "toguz", "match", "--a", &exec, "--b", "full", "--nodes", "1500", "--games", "4", "--jobs",
+        "2", "--quiet", "--json",
+    ]);
+    assert_eq!(r["games"], 4, "{r}");
+    assert_eq!(r["engine_errors"], serde_json::json!([0, 0]), "{r}");
+    let wdl = ["wins", "draws", "losses"]
+        .iter()
+        .map(|k| r[k].as_u64().unwrap())
+        .sum::<u64>();
+    assert_eq!(wdl, 4);
+    // The process searched (its info lines were read) and played its moves.
+    assert!(r["moves"][0].as_u64().unwrap() > 20, "{r}");
+    assert!(r["nodes"][0].as_u64().unwrap() > 0, "{r}");
+    // A program that is not an engine is refused before the match.
+    let bad = Command::new(BIN)
+        .args([
+            "toguz",
+            "match",
+            "--a",
+            "exec:/nonexistent/engine",
+            "--b",
+            "full",
+            "--nodes",
+            "100",
+        ])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    let msg = String::from_utf8_lossy(&bad.stderr);
+    assert!(msg.contains("cannot start"), "{msg}");
 }
 
 #[test]

@@ -111,7 +111,9 @@ pub enum Command {
         /// features tt, pvs, ordering, quiescence, iterative, lmr, aspiration,
         /// endgame, learned (the learned evaluation; `full-learned` is the
         /// hand-set one), eval (all terms) or one hand-set term: tuzdyk,
-        /// mobility, own.
+        /// mobility, own. Or `exec:PROGRAM ARGS`: another program speaking
+        /// the engine protocol (e.g. `exec:./solver toguz engine`), a
+        /// process per game.
         #[arg(long, default_value = "full")]
         a: String,
         /// Second engine (same syntax).
@@ -936,6 +938,12 @@ fn run_match(m: MatchArgs) -> CliResult {
     if m.games == 0 {
         return Err("--games must be at least 1".to_string());
     }
+    // An external engine must start and answer the handshake.
+    for spec in [&m.a, &m.b] {
+        if let Some(argv) = &spec.exec {
+            toguz::external::ExternalEngine::start(argv).map_err(|e| e.to_string())?;
+        }
+    }
     let opts = MatchOptions {
         games: m.games,
         limits_a: m.limits_a,
@@ -970,6 +978,12 @@ fn run_match(m: MatchArgs) -> CliResult {
         r.time_losses[0],
         r.time_losses[1]
     );
+    if let Some(e) = &r.first_error {
+        println!(
+            "engine failures (forfeits): A {} B {}; first: {e}",
+            r.engine_errors[0], r.engine_errors[1]
+        );
+    }
     Ok(())
 }
 

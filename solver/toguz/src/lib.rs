@@ -3,13 +3,14 @@
 //! ([`eval`]) and the learned one ([`linear`], trained by [`train`]), an exact
 //! endgame solver ([`endgame`]), a parallel alpha-beta [`search`], self-play
 //! matches ([`selfplay`]) and their statistics ([`ladder`]), the engine
-//! protocol ([`protocol`]). Design notes and
+//! protocol ([`protocol`]) with external engines ([`external`]). Design notes and
 //! measured figures: `docs/toguz.md`.
 
 pub mod board;
 pub mod egtb;
 pub mod endgame;
 pub mod eval;
+pub mod external;
 pub mod ladder;
 pub mod linear;
 pub mod notation;
