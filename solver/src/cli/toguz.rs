@@ -1,5 +1,5 @@
 //! `solver toguz` subcommands: replay, perft, search, play, engine, match,
-//! train.
+//! review, train.
 
 use super::{print_json, CliResult};
 use clap::Subcommand;
@@ -175,6 +175,39 @@ pub enum Command {
         /// No progress lines on stderr.
         #[arg(long)]
         quiet: bool,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Review the moves of recorded games: each move's value before and
+    /// after, the engine's best move, the stones lost and a label (best,
+    /// good, inaccuracy, mistake, blunder), a summary per player.
+    Review {
+        /// The record file (PlayOK PGN).
+        file: std::path::PathBuf,
+        /// Review only this game (1-based; default: every game).
+        #[arg(long)]
+        game: Option<usize>,
+        /// Seconds per position.
+        #[arg(long, conflicts_with_all = ["nodes", "depth"])]
+        time: Option<f64>,
+        /// Nodes per position (the default, 200000, when no limit is given).
+        #[arg(long, conflicts_with = "depth")]
+        nodes: Option<u64>,
+        /// Depth per position.
+        #[arg(long)]
+        depth: Option<i32>,
+        /// Score every hole of every position (slower; the value after a
+        /// move is then its own line at the same depth).
+        #[arg(long)]
+        multipv: bool,
+        /// Search threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Write a score graph (SVG, White's view, blunders marked); needs
+        /// --game.
+        #[arg(long, requires = "game")]
+        svg: Option<std::path::PathBuf>,
         /// Print JSON.
         #[arg(long)]
         json: bool,
@@ -478,6 +511,35 @@ pub fn run(args: Args) -> CliResult {
             };
             run_match(m)
         }
+        Command::Review {
+            file,
+            game,
+            time,
+            nodes,
+            depth,
+            multipv,
+            threads,
+            svg,
+            json,
+        } => {
+            let limits = SearchArgs {
+                depth,
+                time,
+                nodes: if time.is_none() && depth.is_none() {
+                    Some(nodes.unwrap_or(200_000))
+                } else {
+                    nodes
+                },
+                threads,
+                hash: 64,
+                weights: None,
+                hand_eval: false,
+                tables: None,
+                no_tables: true,
+            }
+            .limits(None)?;
+            run_review(&file, game, &limits, multipv, svg.as_deref(), json)
+        }
         Command::Train {
             out,
             games,
@@ -523,6 +585,96 @@ pub fn run(args: Args) -> CliResult {
             run_train(&out, &sp, records.as_deref(), &opts, quiet, json)
         }
     }
+}
+
+fn run_review(
+    file: &std::path::Path,
+    game: Option<usize>,
+    limits: &Limits,
+    multipv: bool,
+    svg: Option<&std::path::Path>,
+    json: bool,
+) -> CliResult {
+    use toguz::review::{self, Label};
+    let games = read_games(file)?;
+    let chosen: Vec<usize> = match game {
+        Some(n) if n >= 1 && n <= games.len() => vec![n - 1],
+        Some(n) => {
+            return Err(format!(
+                "--game {n}: {} has games 1..{}",
+                file.display(),
+                games.len()
+            ))
+        }
+        None => (0..games.len()).collect(),
+    };
+    let mut engine = Engine::new(Config::default());
+    let mut reviews = Vec::new();
+    for &i in &chosen {
+        let g = &games[i];
+        let r = review::review(g, &mut engine, limits, multipv, &mut |_, _| {})
+            .map_err(|e| format!("{}: {e}", g.describe(i)))?;
+        if let Some(path) = svg {
+            std::fs::write(path, review::svg(&r))
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        if !json {
+            println!("{}: {}", g.describe(i), r.result);
+            println!(
+                "{:>4}  {:<6} {:<8} {:>7} {:>7}  {:<8} {:>7} {:>6}  label",
+                "ply", "side", "move", "before", "after", "best", "(score)", "lost"
+            );
+            for m in &r.moves {
+                println!(
+                    "{:>4}  {:<6} {:<8} {:>+7.2} {:>+7.2}  {:<8} {:>+7.2} {:>6.2}  {}",
+                    m.ply,
+                    side_name(m.side),
+                    m.notation,
+                    m.before,
+                    m.after,
+                    m.best_move,
+                    m.best_score,
+                    m.loss,
+                    m.label.name()
+                );
+            }
+            for (side, p) in ["White", "Black"].iter().zip(&r.players) {
+                let counts: Vec<String> = Label::ALL
+                    .iter()
+                    .map(|l| format!("{} {}", l.name(), p.labels[*l as usize]))
+                    .collect();
+                println!(
+                    "{side} {}: {} moves, {}; mean loss {:.2} stones",
+                    p.name,
+                    p.moves,
+                    counts.join(", "),
+                    p.mean_loss
+                );
+            }
+            if let Some(path) = svg {
+                println!("score graph: {}", path.display());
+            }
+            println!();
+        }
+        reviews.push((i + 1, r));
+    }
+    if json {
+        #[derive(serde::Serialize)]
+        struct Out<'a> {
+            game: usize,
+            #[serde(flatten)]
+            review: &'a review::Review,
+        }
+        let out: Vec<Out> = reviews
+            .iter()
+            .map(|(game, review)| Out {
+                game: *game,
+                review,
+            })
+            .collect();
+        return print_json(&out);
+    }
+    Ok(())
 }
 
 fn parse_position(text: Option<&str>) -> Result<Board, String> {

@@ -3,7 +3,8 @@
 //! ([`eval`]) and the learned one ([`linear`], trained by [`train`]), an exact
 //! endgame solver ([`endgame`]), a parallel alpha-beta [`search`], self-play
 //! matches ([`selfplay`]) and their statistics ([`ladder`]), the engine
-//! protocol ([`protocol`]) with external engines ([`external`]). Design notes and
+//! protocol ([`protocol`]) with external engines ([`external`]) and game
+//! review ([`review`]). Design notes and
 //! measured figures: `docs/toguz.md`.
 
 pub mod board;
@@ -18,6 +19,7 @@ pub mod perft;
 pub mod pgn;
 pub mod protocol;
 pub mod report;
+pub mod review;
 pub mod search;
 pub mod selfplay;
 pub mod train;
