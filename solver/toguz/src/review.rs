@@ -327,9 +327,11 @@ pub fn svg(r: &Review) -> String {
     let (left, right, top, bottom) = (56.0, 20.0, 40.0, 44.0);
     let pw = w - left - right;
     let ph = h - top - bottom;
+    // The range follows the values short of a finished game (±100).
     let worst = r
         .white_curve
         .iter()
+        .filter(|v| v.abs() < WIN_STONES)
         .fold(0.0f64, |m, v| m.max(v.abs()))
         .clamp(5.0, 40.0);
     let range = (worst / 5.0).ceil() * 5.0;
@@ -343,7 +345,7 @@ pub fn svg(r: &Review) -> String {
     );
     let _ = writeln!(s, r##"<rect width="{w}" height="{h}" fill="#ffffff"/>"##);
     let title = format!(
-        "{} (White) – {} (Black), {}, {}: White's view in stones",
+        "{} (White) – {} (Black), {}, {}",
         r.white, r.black, r.date, r.result
     );
     let _ = writeln!(
@@ -401,7 +403,7 @@ pub fn svg(r: &Review) -> String {
     );
     let _ = writeln!(
         s,
-        r##"<text x="14" y="{:.1}" transform="rotate(-90 14 {:.1})" text-anchor="middle">stones (+ White better)</text>"##,
+        r##"<text x="14" y="{:.1}" transform="rotate(-90 14 {:.1})" text-anchor="middle">White's view, stones (+ White better)</text>"##,
         top + ph / 2.0,
         top + ph / 2.0
     );
@@ -439,23 +441,20 @@ pub fn svg(r: &Review) -> String {
             xml_escape(&m.best_move)
         );
     }
-    // Legend.
-    let lx = left + pw - 230.0;
+    // Legend, in the title line (above the plot).
+    let lx = w - right - 270.0;
     let _ = writeln!(
         s,
-        r##"<circle cx="{lx}" cy="{}" r="5" fill="#d62728" stroke="#000000" stroke-width="0.5"/><text x="{}" y="{}">blunder (&gt; {} stones)</text>"##,
-        top + 12.0,
+        r##"<circle cx="{lx}" cy="18" r="5" fill="#d62728" stroke="#000000" stroke-width="0.5"/><text x="{}" y="22">blunder (&gt; {} stones)</text>"##,
         lx + 9.0,
-        top + 16.0,
         THRESHOLDS[2]
     );
     let _ = writeln!(
         s,
-        r##"<circle cx="{}" cy="{}" r="4" fill="#ff9f1a" stroke="#000000" stroke-width="0.5"/><text x="{}" y="{}">mistake</text>"##,
+        r##"<circle cx="{}" cy="18" r="4" fill="#ff9f1a" stroke="#000000" stroke-width="0.5"/><text x="{}" y="22">mistake (&gt; {} stones)</text>"##,
         lx + 150.0,
-        top + 12.0,
         lx + 159.0,
-        top + 16.0
+        THRESHOLDS[1]
     );
     s.push_str("</svg>\n");
     s
