@@ -300,6 +300,8 @@ struct Running {
     after_ponderhit: Option<Duration>,
     /// When to set `stop` (after `ponderhit`).
     deadline: Option<Instant>,
+    /// The search has a depth or node limit.
+    bounded: bool,
     /// The search ended while held.
     finished: Option<SearchResult>,
 }
@@ -390,6 +392,8 @@ impl<W: Write> Session<W> {
                     r.hold = false;
                     match r.after_ponderhit.take() {
                         Some(t) => r.deadline = Some(Instant::now() + t),
+                        // A depth or node limit ends the search by itself.
+                        None if r.bounded => {}
                         None => r.stop.store(true, Relaxed),
                     }
                     if let Some(result) = r.finished.take() {
@@ -509,6 +513,7 @@ impl<W: Write> Session<W> {
             // no iteration after half of its time.
             after_ponderhit: if go.ponder { time.map(|t| t / 2) } else { None },
             deadline: None,
+            bounded: limits.depth.is_some() || limits.nodes.is_some(),
             finished: None,
         });
         let board = self.board;
