@@ -707,6 +707,19 @@ mod tests {
     }
 
     #[test]
+    fn ponderhit_lets_a_depth_limited_ponder_search_finish() {
+        // ponderhit arrives at once; with no time budget the search goes
+        // on to its depth and only then answers.
+        let out = session("position start\ngo ponder depth 10\nponderhit\n");
+        let best = out.iter().position(|l| l.starts_with("bestmove")).unwrap();
+        let deepest = out
+            .iter()
+            .position(|l| l.starts_with("info depth 10 "))
+            .unwrap();
+        assert!(deepest < best, "{out:?}");
+    }
+
+    #[test]
     fn full_notation_is_checked() {
         assert!(play_moves(&Board::start(), &["76(10)".into()]).is_ok());
         assert!(play_moves(&Board::start(), &["77".into()]).is_err());
