@@ -1,4 +1,5 @@
-//! `solver toguz` subcommands: replay, perft, search, play, match, train.
+//! `solver toguz` subcommands: replay, perft, search, play, engine, match,
+//! review, train.
 
 use super::CliError;
 use super::{print_json, CliResult};
@@ -60,9 +61,23 @@ pub enum Command {
         position: Option<String>,
         #[command(flatten)]
         search: SearchArgs,
+        /// Score the best N root moves (1..9), each with its principal
+        /// variation; `all` (or 9) scores every legal move.
+        #[arg(long, value_name = "N|all")]
+        multipv: Option<String>,
         /// Print JSON (iterations included) instead of text.
         #[arg(long)]
         json: bool,
+    },
+    /// Speak the engine protocol on stdin/stdout (docs/toguz.md, section
+    /// "Engine protocol"), for GUIs and match runners.
+    Engine {
+        /// Learned evaluation weights file (default: the built-in weights).
+        #[arg(long)]
+        weights: Option<std::path::PathBuf>,
+        /// Use the hand-set evaluation instead of the learned one.
+        #[arg(long, conflicts_with = "weights")]
+        hand_eval: bool,
     },
     /// Play against the engine in the terminal.
     Play {
@@ -97,7 +112,9 @@ pub enum Command {
         /// features tt, pvs, ordering, quiescence, iterative, lmr, aspiration,
         /// endgame, learned (the learned evaluation; `full-learned` is the
         /// hand-set one), eval (all terms) or one hand-set term: tuzdyk,
-        /// mobility, own.
+        /// mobility, own. Or `exec:PROGRAM ARGS`: another program speaking
+        /// the engine protocol (e.g. `exec:./solver toguz engine`), a
+        /// process per game.
         #[arg(long, default_value = "full")]
         a: String,
         /// Second engine (same syntax).
@@ -159,6 +176,39 @@ pub enum Command {
         /// No progress lines on stderr.
         #[arg(long)]
         quiet: bool,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Review the moves of recorded games: each move's value before and
+    /// after, the engine's best move, the stones lost and a label (best,
+    /// good, inaccuracy, mistake, blunder), a summary per player.
+    Review {
+        /// The record file (PlayOK PGN).
+        file: std::path::PathBuf,
+        /// Review only this game (1-based; default: every game).
+        #[arg(long)]
+        game: Option<usize>,
+        /// Seconds per position.
+        #[arg(long, conflicts_with_all = ["nodes", "depth"])]
+        time: Option<f64>,
+        /// Nodes per position (the default, 200000, when no limit is given).
+        #[arg(long, conflicts_with = "depth")]
+        nodes: Option<u64>,
+        /// Depth per position.
+        #[arg(long)]
+        depth: Option<i32>,
+        /// Score every hole of every position (slower; the value after a
+        /// move is then its own line at the same depth).
+        #[arg(long)]
+        multipv: bool,
+        /// Search threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Write a score graph (SVG, White's view, blunders marked); needs
+        /// --game.
+        #[arg(long, requires = "game")]
+        svg: Option<std::path::PathBuf>,
         /// Print JSON.
         #[arg(long)]
         json: bool,
@@ -322,8 +372,34 @@ pub fn run(args: Args) -> CliResult {
         Command::Search {
             position,
             search,
+            multipv,
             json,
-        } => run_search(position.as_deref(), &search, json),
+        } => {
+            let multipv = match multipv.as_deref() {
+                None => 1,
+                Some("all") => 9,
+                Some(n) => n
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|n| (1..=9).contains(n))
+                    .ok_or_else(|| format!("--multipv must be 1..9 or `all` (got `{n}`)"))?,
+            };
+            run_search(position.as_deref(), &search, multipv, json)
+        }
+        Command::Engine { weights, hand_eval } => {
+            let mut config = Config::default();
+            if hand_eval {
+                config.learned = None;
+            } else if let Some(p) = &weights {
+                config.learned = Some(Weights(LinearEval::load(p)?));
+            }
+            let input = std::io::BufReader::new(std::io::stdin());
+            Ok(toguz::protocol::run(
+                input,
+                std::io::stdout().lock(),
+                config,
+            )?)
+        }
         Command::Play {
             side,
             position,
@@ -439,6 +515,35 @@ pub fn run(args: Args) -> CliResult {
             };
             run_match(m)
         }
+        Command::Review {
+            file,
+            game,
+            time,
+            nodes,
+            depth,
+            multipv,
+            threads,
+            svg,
+            json,
+        } => {
+            let limits = SearchArgs {
+                depth,
+                time,
+                nodes: if time.is_none() && depth.is_none() {
+                    Some(nodes.unwrap_or(200_000))
+                } else {
+                    nodes
+                },
+                threads,
+                hash: 64,
+                weights: None,
+                hand_eval: false,
+                tables: None,
+                no_tables: true,
+            }
+            .limits(None)?;
+            run_review(&file, game, &limits, multipv, svg.as_deref(), json)
+        }
         Command::Train {
             out,
             games,
@@ -486,6 +591,96 @@ pub fn run(args: Args) -> CliResult {
             run_train(&out, &sp, records.as_deref(), &opts, quiet, json)
         }
     }
+}
+
+fn run_review(
+    file: &std::path::Path,
+    game: Option<usize>,
+    limits: &Limits,
+    multipv: bool,
+    svg: Option<&std::path::Path>,
+    json: bool,
+) -> CliResult {
+    use toguz::review::{self, Label};
+    let games = read_games(file)?;
+    let chosen: Vec<usize> = match game {
+        Some(n) if n >= 1 && n <= games.len() => vec![n - 1],
+        Some(n) => {
+            return Err(CliError::input(format!(
+                "--game {n}: {} has games 1..{}",
+                file.display(),
+                games.len()
+            )))
+        }
+        None => (0..games.len()).collect(),
+    };
+    let mut engine = Engine::new(Config::default());
+    let mut reviews = Vec::new();
+    for &i in &chosen {
+        let g = &games[i];
+        let r = review::review(g, &mut engine, limits, multipv, &mut |_, _| {})
+            .map_err(|e| format!("{}: {e}", g.describe(i)))?;
+        if let Some(path) = svg {
+            std::fs::write(path, review::svg(&r))
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        if !json {
+            println!("{}: {}", g.describe(i), r.result);
+            println!(
+                "{:>4}  {:<6} {:<8} {:>7} {:>7}  {:<8} {:>7} {:>6}  label",
+                "ply", "side", "move", "before", "after", "best", "(score)", "lost"
+            );
+            for m in &r.moves {
+                println!(
+                    "{:>4}  {:<6} {:<8} {:>+7.2} {:>+7.2}  {:<8} {:>+7.2} {:>6.2}  {}",
+                    m.ply,
+                    side_name(m.side),
+                    m.notation,
+                    m.before,
+                    m.after,
+                    m.best_move,
+                    m.best_score,
+                    m.loss,
+                    m.label.name()
+                );
+            }
+            for (side, p) in ["White", "Black"].iter().zip(&r.players) {
+                let counts: Vec<String> = Label::ALL
+                    .iter()
+                    .map(|l| format!("{} {}", l.name(), p.labels[*l as usize]))
+                    .collect();
+                println!(
+                    "{side} {}: {} moves, {}; mean loss {:.2} stones",
+                    p.name,
+                    p.moves,
+                    counts.join(", "),
+                    p.mean_loss
+                );
+            }
+            if let Some(path) = svg {
+                println!("score graph: {}", path.display());
+            }
+            println!();
+        }
+        reviews.push((i + 1, r));
+    }
+    if json {
+        #[derive(serde::Serialize)]
+        struct Out<'a> {
+            game: usize,
+            #[serde(flatten)]
+            review: &'a review::Review,
+        }
+        let out: Vec<Out> = reviews
+            .iter()
+            .map(|(game, review)| Out {
+                game: *game,
+                review,
+            })
+            .collect();
+        return print_json(&out);
+    }
+    Ok(())
 }
 
 fn parse_position(text: Option<&str>) -> Result<Board, CliError> {
@@ -663,7 +858,7 @@ fn iteration_line(it: &Iteration) {
     );
 }
 
-fn run_search(position: Option<&str>, args: &SearchArgs, json: bool) -> CliResult {
+fn run_search(position: Option<&str>, args: &SearchArgs, multipv: usize, json: bool) -> CliResult {
     let board = parse_position(position)?;
     let limits = args.limits(None)?;
     if limits.depth.is_none() && limits.time.is_none() && limits.nodes.is_none() {
@@ -683,9 +878,36 @@ fn run_search(position: Option<&str>, args: &SearchArgs, json: bool) -> CliResul
             iteration_line(it);
         }
     };
-    let r = engine.search(&board, &limits, &mut report);
+    let r = engine.search_multipv(&board, &limits, multipv, &mut report);
     if json {
         return print_json(&toguz::report::search_json(&board, limits.threads, &r));
+    }
+    if multipv > 1 {
+        println!(
+            "depth {}, {} best moves (rank 1 = best):",
+            r.depth,
+            r.lines.len()
+        );
+        println!("hole  move     rank      score  pv");
+        for hole in 1..=9u8 {
+            let Some((rank, l)) = r.lines.iter().enumerate().find(|(_, l)| l.hole == hole) else {
+                if !board.is_legal(hole - 1) {
+                    println!("{hole:>4}  (empty)");
+                }
+                continue;
+            };
+            let mut after = board;
+            let effect = after.make(hole - 1);
+            let pv: Vec<String> = l.pv.iter().map(|m| m.to_string()).collect();
+            println!(
+                "{:>4}  {:<7} {:>5}  {:>9}  {}",
+                hole,
+                move_notation(hole - 1, &effect, &after),
+                rank + 1,
+                score_text(l.score),
+                pv.join(" ")
+            );
+        }
     }
     if let Some(best) = r.best {
         let mut after = board;
@@ -889,6 +1111,12 @@ fn run_match(m: MatchArgs) -> CliResult {
     if m.games == 0 {
         return Err(CliError::from("--games must be at least 1"));
     }
+    // An external engine must start and answer the handshake.
+    for spec in [&m.a, &m.b] {
+        if let Some(argv) = &spec.exec {
+            toguz::external::ExternalEngine::start(argv).map_err(|e| e.to_string())?;
+        }
+    }
     let opts = MatchOptions {
         games: m.games,
         limits_a: m.limits_a,
@@ -923,6 +1151,12 @@ fn run_match(m: MatchArgs) -> CliResult {
         r.time_losses[0],
         r.time_losses[1]
     );
+    if let Some(e) = &r.first_error {
+        println!(
+            "engine failures (forfeits): A {} B {}; first: {e}",
+            r.engine_errors[0], r.engine_errors[1]
+        );
+    }
     Ok(())
 }
 

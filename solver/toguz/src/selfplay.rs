@@ -2,10 +2,13 @@
 //! or from game records, each played with both colours), by node, depth,
 //! time or clock limits; the result with its Elo difference, 95 % interval
 //! and SPRT verdict ([`super::ladder`]) decides whether a change is kept
-//! (docs/toguz.md).
+//! (docs/toguz.md). An engine can also be another program speaking the
+//! engine protocol (`exec:PATH ARGS`, [`super::external`]), one process
+//! per game.
 
 use super::board::{Board, Side};
 use super::eval::EvalParams;
+use super::external::{ExternalEngine, ExternalError};
 use super::ladder::{self, Sprt};
 use super::linear;
 use super::pgn;
@@ -19,8 +22,11 @@ use std::time::{Duration, Instant};
 pub struct EngineSpec {
     /// The text it was parsed from.
     pub name: String,
-    /// The configuration.
+    /// The configuration (of this build's engine; unused with `exec`).
     pub config: Config,
+    /// Another program speaking the engine protocol: the program and its
+    /// arguments (`exec:PATH ARGS`).
+    pub exec: Option<Vec<String>>,
 }
 
 /// Why an engine spec was rejected.
@@ -34,6 +40,9 @@ pub enum SpecError {
         "unknown feature `{0}` (tt, pvs, ordering, quiescence[=N], iterative, lmr[=N], aspiration, nullmove, eval, learned, tuzdyk[=N], mobility[=N], own[=N], endgame[=N])"
     )]
     Feature(String),
+    /// `exec:` without a program.
+    #[error("`exec:` needs a program, e.g. `exec:./solver toguz engine`")]
+    Exec,
 }
 
 impl FromStr for EngineSpec {
@@ -45,8 +54,20 @@ impl FromStr for EngineSpec {
     /// (`+quiescence=4`), the first reduced move (`+lmr=2`) or the endgame
     /// solver's stone limit (`+endgame=24`);
     /// `learned` switches the learned evaluation (built-in weights) on or off
-    /// (`full-learned` is the hand-set evaluation).
+    /// (`full-learned` is the hand-set evaluation). `exec:PATH ARGS` is an
+    /// external program (arguments split at white space).
     fn from_str(s: &str) -> Result<EngineSpec, SpecError> {
+        if let Some(cmd) = s.strip_prefix("exec:") {
+            let argv: Vec<String> = cmd.split_whitespace().map(str::to_string).collect();
+            if argv.is_empty() {
+                return Err(SpecError::Exec);
+            }
+            return Ok(EngineSpec {
+                name: s.to_string(),
+                config: Config::default(),
+                exec: Some(argv),
+            });
+        }
         let split = s.find(['-', '+']).unwrap_or(s.len());
         let (base, mut rest) = s.split_at(split);
         let mut config = Config {
@@ -119,6 +140,7 @@ impl FromStr for EngineSpec {
         Ok(EngineSpec {
             name: s.to_string(),
             config,
+            exec: None,
         })
     }
 }
@@ -238,6 +260,11 @@ pub struct MatchResult {
     pub adjudicated: usize,
     /// Games lost on time by A and by B (clock mode).
     pub time_losses: [usize; 2],
+    /// Games forfeited by A and by B because the engine failed (an external
+    /// engine that crashed, hung or played an illegal move).
+    pub engine_errors: [usize; 2],
+    /// The first such failure.
+    pub first_error: Option<String>,
     /// Total nodes searched by A and by B.
     pub nodes: [u64; 2],
     /// Total search time of A and of B in seconds.
@@ -302,17 +329,62 @@ pub fn record_openings(games: &[pgn::Game], plies: usize) -> Vec<Board> {
 }
 
 /// One game's record.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 struct GameRecord {
     /// Final kazans as [A, B].
     kazans: [u32; 2],
     adjudicated: bool,
     /// Side that lost on time (0 = A, 1 = B).
     flagged: Option<usize>,
+    /// Side whose engine failed, and why.
+    failed: Option<(usize, String)>,
     nodes: [u64; 2],
     seconds: [f64; 2],
     depth_sum: [u64; 2],
     moves: [u64; 2],
+}
+
+/// A player of one game: this build's engine or another process.
+enum Player {
+    Internal(Box<Engine>),
+    External(Box<ExternalEngine>),
+}
+
+impl Player {
+    fn new(spec: &EngineSpec) -> Result<Player, ExternalError> {
+        Ok(match &spec.exec {
+            None => Player::Internal(Box::new(Engine::new(spec.config))),
+            Some(argv) => {
+                let mut e = ExternalEngine::start(argv)?;
+                e.new_game()?;
+                Player::External(Box::new(e))
+            }
+        })
+    }
+}
+
+/// The `go` arguments for an external engine.
+fn go_text(l: &Limits, clock: Option<(Clock, [Duration; 2])>) -> String {
+    let mut s = Vec::new();
+    if let Some(n) = l.nodes {
+        s.push(format!("nodes {n}"));
+    }
+    if let Some(d) = l.depth {
+        s.push(format!("depth {d}"));
+    }
+    if let Some((c, left)) = clock {
+        let ms = |d: Duration| d.as_millis();
+        s.push(format!(
+            "wtime {} btime {} winc {} binc {}",
+            ms(left[0]),
+            ms(left[1]),
+            ms(c.increment),
+            ms(c.increment)
+        ));
+    } else if let Some(t) = l.time {
+        s.push(format!("movetime {}", t.as_millis().max(1)));
+    }
+    s.join(" ")
 }
 
 /// One game from `start` with A playing `a_side`.
@@ -324,11 +396,22 @@ fn play_game(
     opts: &MatchOptions,
     clock: Option<Clock>,
 ) -> GameRecord {
-    let mut engines = [Engine::new(a.config), Engine::new(b.config)];
-    let limits = [opts.limits_a, opts.limits_b];
     let mut rec = GameRecord::default();
+    let mut engines = match (Player::new(a), Player::new(b)) {
+        (Ok(x), Ok(y)) => [x, y],
+        (Err(e), _) => {
+            rec.failed = Some((0, e.to_string()));
+            return rec;
+        }
+        (_, Err(e)) => {
+            rec.failed = Some((1, e.to_string()));
+            return rec;
+        }
+    };
+    let limits = [opts.limits_a, opts.limits_b];
     let mut left = [clock.map_or(Duration::ZERO, |c| c.base); 2];
     let mut board = *start;
+    let mut played: Vec<u8> = Vec::new();
     let mut plies = 0;
     while board.outcome().is_none() && plies < MAX_GAME_PLIES {
         let who = usize::from(board.side != a_side);
@@ -337,11 +420,39 @@ fn play_game(
             l.time = Some(time_for_move(left[who], c.increment, plies));
         }
         let t = Instant::now();
-        let r = engines[who].search(&board, &l, &mut |_| {});
+        let (best, nodes, depth) = match &mut engines[who] {
+            Player::Internal(e) => {
+                let r = e.search(&board, &l, &mut |_| {});
+                (r.best, r.nodes, r.depth)
+            }
+            Player::External(e) => {
+                // White's and Black's clocks.
+                let by_colour = if a_side == Side::White {
+                    left
+                } else {
+                    [left[1], left[0]]
+                };
+                let go = go_text(&l, clock.map(|c| (c, by_colour)));
+                // Node and depth limits get a generous allowance.
+                let timeout = match clock {
+                    Some(_) => left[who] + Duration::from_secs(5),
+                    None => l
+                        .time
+                        .map_or(Duration::from_secs(120), |t| t * 2 + Duration::from_secs(5)),
+                };
+                match e.go(start, &played, &go, timeout) {
+                    Ok(ans) => (ans.best, ans.nodes, ans.depth),
+                    Err(err) => {
+                        rec.failed = Some((who, err.to_string()));
+                        break;
+                    }
+                }
+            }
+        };
         let spent = t.elapsed();
-        rec.nodes[who] += r.nodes;
+        rec.nodes[who] += nodes;
         rec.seconds[who] += spent.as_secs_f64();
-        rec.depth_sum[who] += r.depth.max(0) as u64;
+        rec.depth_sum[who] += depth.max(0) as u64;
         rec.moves[who] += 1;
         if let Some(c) = clock {
             if spent > left[who] {
@@ -350,8 +461,9 @@ fn play_game(
             }
             left[who] = left[who] - spent + c.increment;
         }
-        let Some(m) = r.best else { break };
+        let Some(m) = best else { break };
         board.make(m - 1);
+        played.push(m);
         plies += 1;
     }
     let k = if board.outcome().is_some() {
@@ -360,7 +472,7 @@ fn play_game(
         [u32::from(board.kazan[0]), u32::from(board.kazan[1])]
     };
     rec.kazans = [k[a_side.index()], k[a_side.opponent().index()]];
-    rec.adjudicated = board.outcome().is_none() && rec.flagged.is_none();
+    rec.adjudicated = board.outcome().is_none() && rec.flagged.is_none() && rec.failed.is_none();
     rec
 }
 
@@ -464,6 +576,8 @@ fn summarise(
         mean_kazan_diff: 0.0,
         adjudicated: 0,
         time_losses: [0, 0],
+        engine_errors: [0, 0],
+        first_error: None,
         nodes: [0, 0],
         seconds: [0.0, 0.0],
         depth_sum: [0, 0],
@@ -472,7 +586,14 @@ fn summarise(
     let mut diff = 0i64;
     for g in records {
         let k = g.kazans;
-        match g.flagged {
+        let lost = g.flagged.or(g.failed.as_ref().map(|f| f.0));
+        if let Some((who, why)) = &g.failed {
+            r.engine_errors[*who] += 1;
+            if r.first_error.is_none() {
+                r.first_error = Some(why.clone());
+            }
+        }
+        match lost {
             Some(0) => r.losses += 1,
             Some(_) => r.wins += 1,
             None => match k[0].cmp(&k[1]) {

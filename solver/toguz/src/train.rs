@@ -516,10 +516,12 @@ mod tests {
                 learned: Some(Weights(w)),
                 ..material
             },
+            exec: None,
         };
         let b = EngineSpec {
             name: "material".into(),
             config: material,
+            exec: None,
         };
         let limits = Limits {
             nodes: Some(2000),

@@ -1,7 +1,9 @@
 //! The search: iterative deepening PVS over [`worker`] threads that share
 //! one transposition table ([`tt`]) — Lazy SMP on a rayon pool — plus the
 //! exact endgame solver when few stones are left. With one thread and a
-//! depth or node limit the result is deterministic.
+//! depth or node limit the result is deterministic. Multi-PV
+//! ([`Engine::search_multipv`]): the best `N` root moves (or all), each with
+//! its score and principal variation.
 
 mod tables;
 pub mod tt;
@@ -143,6 +145,23 @@ pub struct Limits {
     pub threads: usize,
 }
 
+/// One root move of a multi-PV search: its score and principal variation.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Line {
+    /// The root move, hole 1..9.
+    pub hole: u8,
+    /// Score of the move for the side to move (centi-stones; beyond ±29000
+    /// a won game).
+    pub score: i32,
+    /// Principal variation starting with `hole` (holes 1..9).
+    pub pv: Vec<u8>,
+}
+
+/// `lines` is written out only for a multi-PV search.
+fn single_line(lines: &[Line]) -> bool {
+    lines.len() <= 1
+}
+
 /// One completed iteration.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Iteration {
@@ -158,6 +177,10 @@ pub struct Iteration {
     pub main_nodes: u64,
     /// Elapsed milliseconds.
     pub millis: u64,
+    /// The root moves searched, best first (one line without multi-PV;
+    /// `score` and `pv` are the first line's).
+    #[serde(skip_serializing_if = "single_line")]
+    pub lines: Vec<Line>,
 }
 
 /// Result of a search.
@@ -181,12 +204,17 @@ pub struct SearchResult {
     pub iterations: Vec<Iteration>,
     /// Exact game result when the endgame solver finished.
     pub exact: Option<Solved>,
+    /// The last completed iteration's lines, best first (multi-PV).
+    #[serde(skip_serializing_if = "single_line")]
+    pub lines: Vec<Line>,
 }
 
 /// State shared by the threads of one search.
 pub(crate) struct Shared {
     stop: AtomicBool,
     pub(crate) nodes: AtomicU64,
+    /// Set from outside ([`Engine::stop_flag`]) to end the search.
+    abort: Arc<AtomicBool>,
     deadline: Option<Instant>,
     node_limit: Option<u64>,
     /// Positions some thread is searching now (by hash, one per slot), with
@@ -232,7 +260,8 @@ impl Shared {
         if self.stop.load(Relaxed) {
             return true;
         }
-        let out = self.deadline.is_some_and(|d| Instant::now() >= d)
+        let out = self.abort.load(Relaxed)
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
             || self
                 .node_limit
                 .is_some_and(|n| self.nodes.load(Relaxed) >= n);
@@ -249,6 +278,7 @@ pub struct Engine {
     config: Config,
     tt: tt::Table,
     tables: Option<Arc<Tables>>,
+    abort: Arc<AtomicBool>,
 }
 
 /// Human form of a score: `+3.50` stones, `win in 7` / `loss in 4`, or
@@ -274,7 +304,15 @@ impl Engine {
             config,
             tt: tt::Table::new(config.tt_mb),
             tables: None,
+            abort: Arc::new(AtomicBool::new(false)),
         }
+    }
+
+    /// A flag that ends the running search when set (from any thread): the
+    /// search returns its last completed iteration. The search never clears
+    /// it; the caller does before the next search.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        self.abort.clone()
     }
 
     /// Use endgame share tables (or none) from the next search on.
@@ -300,6 +338,22 @@ impl Engine {
         limits: &Limits,
         on_iteration: &mut dyn FnMut(&Iteration),
     ) -> SearchResult {
+        self.search_multipv(board, limits, 1, on_iteration)
+    }
+
+    /// Search `board` for its best `multipv` root moves (at most the legal
+    /// ones; 0 or 1 is the plain search): each iteration searches the root
+    /// once per line, without the moves of the lines found before, so every
+    /// line's score is its move's value at that depth (exact with full
+    /// windows, as in the plain search). The lines of the last completed
+    /// iteration are in [`SearchResult::lines`], best first.
+    pub fn search_multipv(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        multipv: usize,
+        on_iteration: &mut dyn FnMut(&Iteration),
+    ) -> SearchResult {
         let mut result = SearchResult {
             best: None,
             score: 0,
@@ -310,6 +364,7 @@ impl Engine {
             nps: 0.0,
             iterations: Vec::new(),
             exact: None,
+            lines: Vec::new(),
         };
         if board.outcome().is_some() {
             return result;
@@ -326,6 +381,7 @@ impl Engine {
         self.tt.new_search();
         let shared = Shared {
             stop: AtomicBool::new(false),
+            abort: self.abort.clone(),
             nodes: AtomicU64::new(0),
             deadline: limits.time.map(|t| start + t),
             node_limit: limits.nodes,
@@ -344,26 +400,56 @@ impl Engine {
             } else {
                 max_depth
             };
-            let mut previous = None;
+            let lines_wanted = multipv.clamp(1, board.move_count().max(1) as usize);
+            let mut previous: Vec<i32> = Vec::new();
             for depth in first..=max_depth {
-                let guess = previous.filter(|_| config.features.aspiration && depth >= 5);
-                let Some(score) = aspiration_root(&mut w, board, depth, guess) else {
+                let mut lines = Vec::with_capacity(lines_wanted);
+                w.root_exclude = 0;
+                for k in 0..lines_wanted {
+                    let guess = previous
+                        .get(k)
+                        .copied()
+                        .filter(|_| config.features.aspiration && depth >= 5);
+                    let Some(score) = aspiration_root(&mut w, board, depth, guess) else {
+                        break;
+                    };
+                    let mut pv: Vec<u8> = w.root_pv().iter().map(|m| m + 1).collect();
+                    if pv.is_empty() {
+                        // Defensive: a root search always sets its PV when
+                        // it returns inside the window.
+                        let legal = board.legal_mask() & !w.root_exclude;
+                        pv.push(legal.trailing_zeros() as u8 + 1);
+                    }
+                    w.root_exclude |= 1 << (pv[0] - 1);
+                    lines.push(Line {
+                        hole: pv[0],
+                        score,
+                        pv,
+                    });
+                }
+                w.root_exclude = 0;
+                if lines.len() < lines_wanted {
                     break;
-                };
-                previous = Some(score);
+                }
+                // Stable: equal scores keep their search order.
+                lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+                previous = lines.iter().map(|l| l.score).collect();
+                let score = lines[0].score;
                 w.flush();
                 let it = Iteration {
                     depth,
                     score,
-                    pv: w.root_pv().iter().map(|m| m + 1).collect(),
+                    pv: lines[0].pv.clone(),
                     nodes: shared.nodes.load(Relaxed),
                     main_nodes: w.nodes,
                     millis: start.elapsed().as_millis() as u64,
+                    lines,
                 };
                 on_iteration(&it);
                 result.iterations.push(it);
-                // A won or lost game found at this depth will not change.
-                if score.abs() > MATE_BOUND && MATE - score.abs() <= depth {
+                // A won or lost game found at this depth will not change
+                // (with several lines, the others may still).
+                if lines_wanted == 1 && score.abs() > MATE_BOUND && MATE - score.abs() <= depth {
                     break;
                 }
                 if let Some(t) = limits.time {
@@ -409,6 +495,7 @@ impl Engine {
             result.pv = last.pv.clone();
             result.depth = last.depth;
             result.best = last.pv.first().copied();
+            result.lines = last.lines.clone();
         }
         if result.best.is_none() {
             result.best = (0..9u8).find(|&m| board.is_legal(m)).map(|m| m + 1);
@@ -450,4 +537,142 @@ fn aspiration_root(w: &mut Worker, board: &Board, depth: i32, guess: Option<i32>
 /// Best move of a search, as a 0-based hole.
 pub fn best_move(result: &SearchResult) -> Option<Move> {
     result.best.map(|m| m - 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Positions after pseudo-random plies from the start (not over).
+    fn positions() -> Vec<Board> {
+        let mut out = vec![Board::start()];
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for plies in [6, 14, 30, 50] {
+            let mut b = Board::start();
+            for _ in 0..plies {
+                let legal: Vec<u8> = (0..9).filter(|&m| b.is_legal(m)).collect();
+                if legal.is_empty() || b.outcome().is_some() {
+                    break;
+                }
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                b.make(legal[(x % legal.len() as u64) as usize]);
+            }
+            if b.outcome().is_none() {
+                out.push(b);
+            }
+        }
+        out
+    }
+
+    /// Fixed-depth alpha-beta with quiescence, no table and no reductions:
+    /// the exact minimax value at that depth.
+    fn fixed() -> Config {
+        Config {
+            features: Features {
+                quiescence: true,
+                ..Features::PLAIN
+            },
+            endgame_stones: 0,
+            tt_mb: 1,
+            ..Config::default()
+        }
+    }
+
+    #[test]
+    fn multipv_all_scores_equal_child_searches() {
+        let depth = 5;
+        let limits = Limits {
+            depth: Some(depth),
+            threads: 1,
+            ..Limits::default()
+        };
+        let mut checked = 0;
+        for b in positions() {
+            let r = Engine::new(fixed()).search_multipv(&b, &limits, 9, &mut |_| {});
+            let legal: Vec<u8> = (0..9u8).filter(|&m| b.is_legal(m)).collect();
+            let mut holes: Vec<u8> = r.lines.iter().map(|l| l.hole - 1).collect();
+            holes.sort_unstable();
+            assert_eq!(holes, legal, "one line per legal move in {b}");
+            assert!(r.lines.windows(2).all(|w| w[0].score >= w[1].score));
+            assert_eq!(r.best, Some(r.lines[0].hole));
+            assert_eq!(r.score, r.lines[0].score);
+            for line in &r.lines {
+                assert_eq!(line.pv[0], line.hole);
+                let child = b.after(line.hole - 1);
+                // The child's value from a separate plain search one ply
+                // shallower, seen from the root (a mate one ply further).
+                let expected = match child.outcome() {
+                    Some(o) => o.sign_for(b.side) * (MATE - 1),
+                    None => {
+                        let l = Limits {
+                            depth: Some(depth - 1),
+                            ..limits
+                        };
+                        let s = Engine::new(fixed()).search(&child, &l, &mut |_| {}).score;
+                        if s > MATE_BOUND {
+                            -(s - 1)
+                        } else if s < -MATE_BOUND {
+                            -(s + 1)
+                        } else {
+                            -s
+                        }
+                    }
+                };
+                assert_eq!(line.score, expected, "hole {} of {b}", line.hole);
+                checked += 1;
+            }
+        }
+        assert!(checked >= 30, "{checked} moves checked");
+    }
+
+    #[test]
+    fn multipv_best_n_are_the_top_of_all() {
+        let b = positions()[2];
+        let limits = Limits {
+            depth: Some(5),
+            threads: 1,
+            ..Limits::default()
+        };
+        let all = Engine::new(fixed()).search_multipv(&b, &limits, 9, &mut |_| {});
+        let three = Engine::new(fixed()).search_multipv(&b, &limits, 3, &mut |_| {});
+        assert_eq!(three.lines.len(), 3);
+        let scores = |r: &SearchResult| r.lines.iter().map(|l| l.score).collect::<Vec<_>>();
+        assert_eq!(scores(&three), scores(&all)[..3]);
+        // The full engine (table, reductions, aspiration) also gives
+        // distinct moves, best first, the first one its best move.
+        let full = Engine::new(Config::default()).search_multipv(
+            &b,
+            &Limits {
+                depth: Some(8),
+                ..limits
+            },
+            4,
+            &mut |_| {},
+        );
+        assert_eq!(full.lines.len(), 4);
+        let mut holes: Vec<u8> = full.lines.iter().map(|l| l.hole).collect();
+        holes.dedup();
+        holes.sort_unstable();
+        holes.dedup();
+        assert_eq!(holes.len(), 4);
+        assert!(full.lines.windows(2).all(|w| w[0].score >= w[1].score));
+        assert_eq!(full.best, Some(full.lines[0].hole));
+    }
+
+    #[test]
+    fn stop_flag_ends_an_unlimited_search() {
+        let mut e = Engine::new(Config::default());
+        let flag = e.stop_flag();
+        let t = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(200));
+            flag.store(true, Relaxed);
+        });
+        let start = Instant::now();
+        let r = e.search(&Board::start(), &Limits::default(), &mut |_| {});
+        t.join().unwrap();
+        assert!(start.elapsed() < Duration::from_secs(5));
+        assert!(r.best.is_some() && r.depth >= 1);
+    }
 }

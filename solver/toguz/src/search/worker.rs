@@ -30,6 +30,9 @@ pub(crate) struct Worker<'a> {
     pub(crate) nodes: u64,
     flushed: u64,
     pub(crate) stopped: bool,
+    /// Root moves (bit per hole) left out of the next root search: the
+    /// lines already found by a multi-PV iteration.
+    pub(crate) root_exclude: u16,
     killers: [[u8; 2]; MAX_PLY],
     history: [[u32; 9]; 2],
     pv: [[u8; MAX_PLY]; MAX_PLY],
@@ -77,6 +80,7 @@ impl<'a> Worker<'a> {
             nodes: 0,
             flushed: 0,
             stopped: false,
+            root_exclude: 0,
             killers: [[u8::MAX; 2]; MAX_PLY],
             history: [[0; 9]; 2],
             pv: [[0; MAX_PLY]; MAX_PLY],
@@ -128,7 +132,8 @@ impl<'a> Worker<'a> {
         (!self.stopped).then_some(s)
     }
 
-    /// Order the legal moves of `b` into `moves`; returns how many.
+    /// Order the moves of `mask` (legal in `b`) into `moves`; returns how
+    /// many.
     #[inline]
     fn order(
         &self,
@@ -136,11 +141,11 @@ impl<'a> Worker<'a> {
         ply: usize,
         tt_move: Option<u8>,
         children: &[Board; 9],
+        mut mask: u16,
         moves: &mut [(u8, i64); 9],
     ) -> usize {
         let me = b.side.index();
         let mut n = 0;
-        let mut mask = b.legal_mask();
         while mask != 0 {
             let m = mask.trailing_zeros() as u8;
             mask &= mask - 1;
@@ -242,14 +247,18 @@ impl<'a> Worker<'a> {
             }
         }
         let mut children = [*b; 9];
-        let mut mask = b.legal_mask();
+        let mut legal = b.legal_mask();
+        if ply == 0 {
+            legal &= !self.root_exclude;
+        }
+        let mut mask = legal;
         while mask != 0 {
             let m = mask.trailing_zeros() as usize;
             mask &= mask - 1;
             children[m].make(m as u8);
         }
         let mut moves = [(0u8, 0i64); 9];
-        let n = self.order(b, ply, tt_move, &children, &mut moves);
+        let n = self.order(b, ply, tt_move, &children, legal, &mut moves);
         let alpha0 = alpha;
         let mut best = -MATE - 1;
         let mut best_move = moves[0].0;
@@ -350,7 +359,9 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        if self.features.tt {
+        // A root searched without some of its moves (multi-PV) has no
+        // value of its own to store.
+        if self.features.tt && (ply > 0 || self.root_exclude == 0) {
             let bound = if best >= beta {
                 Bound::Lower
             } else if best > alpha0 {
