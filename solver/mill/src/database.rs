@@ -12,7 +12,7 @@
 //! with `n` stones leads into a pair with `n − 1`.
 
 use super::index::{self, Subspace};
-use super::pair::{exit_subspace, recompute, Pair};
+use super::pair::{recompute, Pair};
 use super::position::Rules;
 use super::sector::{Sector, TableId};
 use std::collections::BTreeMap;
@@ -283,7 +283,7 @@ pub fn generate_pairs(
         // Load what the removals of this pair lead into: only their
         // outcomes matter here, two bits a slot.
         let mut exit_values: BTreeMap<Subspace, Wdl> = BTreeMap::new();
-        for s in parts.iter().filter_map(|s| exit_subspace(*s)) {
+        for s in parts.iter().filter_map(|s| s.exit()) {
             let table = done
                 .get(&s)
                 .ok_or_else(|| missing(dir, rules, TableId::Moving(s)))?;
@@ -348,7 +348,7 @@ pub fn verify(
     } else {
         Arc::new(need(sub.swapped())?.values()?)
     };
-    let exit = match exit_subspace(sub) {
+    let exit = match sub.exit() {
         Some(s) => Some(need(s)?.values()?),
         None => None,
     };

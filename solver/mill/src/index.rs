@@ -48,6 +48,13 @@ impl Subspace {
         Subspace::new(self.them, self.us)
     }
 
+    /// The subspace a removal from `self` leads to (the opponent, one
+    /// stone fewer, is to move), if the game goes on: a side left with
+    /// fewer than three stones has lost.
+    pub fn exit(self) -> Option<Subspace> {
+        (self.them > 3).then(|| Subspace::new(self.them - 1, self.us))
+    }
+
     /// Number of index slots (positions plus unused slots).
     pub fn size(self) -> u64 {
         classes(self.us as usize) as u64 * binomial(24 - self.us as usize, self.them as usize)

@@ -78,7 +78,7 @@ impl<'a, V: Outcomes> Pair<'a, V> {
         };
         let exits = subspaces
             .iter()
-            .map(|s| exit_subspace(*s).map(&mut lookup))
+            .map(|s| s.exit().map(&mut lookup))
             .collect();
         Pair {
             rules,
@@ -181,11 +181,6 @@ pub(crate) fn best_removal<V: Outcomes + ?Sized, S: Fn(Bits) -> u64>(
         }
     }
     best
-}
-
-/// The subspace a removal from `sub` leads to, if the game goes on.
-pub fn exit_subspace(sub: Subspace) -> Option<Subspace> {
-    (sub.them > 3).then(|| Subspace::new(sub.them - 1, sub.us))
 }
 
 impl<V: Outcomes> RetroGame for Pair<'_, V> {

@@ -15,7 +15,7 @@
 //! without de-duplication.
 
 use super::index;
-use super::solve::{exit_subspace, pairs, Solution};
+use super::solve::{pairs, Solution};
 use crate::board::Board;
 use crate::geometry::Bits;
 use crate::index::Subspace;
@@ -122,7 +122,7 @@ impl<B: Board> Solution<B> {
             buckets[d as usize].push((part as u8, slot as u32));
         };
         for (part, &sub) in parts.iter().enumerate() {
-            let exit = match exit_subspace(sub) {
+            let exit = match sub.exit() {
                 None => None,
                 Some(e) => Some((
                     self.moving_table(e)?,
@@ -379,7 +379,7 @@ impl<B: Board> Solution<B> {
                         if mark(&mut seen, TableId::Moving(q), s)? {
                             work.push((q, s));
                         }
-                    } else if let Some(e) = exit_subspace(p) {
+                    } else if let Some(e) = p.exit() {
                         mark(&mut seen, TableId::Moving(e), index::slot::<B>(nu, nt))?;
                     }
                 }

@@ -15,7 +15,7 @@
 //! [`FullBoard::BlockedLoses`]: crate::variant::FullBoard::BlockedLoses
 
 use super::files::{self, FilesError};
-use super::solve::{exit_subspace, pairs, recompute_in, MovingPair, SolveError};
+use super::solve::{pairs, recompute_in, MovingPair, SolveError};
 use super::symmetric::{self, Symmetric};
 use crate::board::Board;
 use crate::index::Subspace;
@@ -212,7 +212,7 @@ pub fn generate<B: Board>(
         let started = Instant::now();
         cache.keep_from(total - 1);
         for &p in &parts {
-            if let Some(e) = exit_subspace(p) {
+            if let Some(e) = p.exit() {
                 cache.ensure::<B>(e)?;
             }
         }
@@ -284,7 +284,7 @@ pub fn verify<B: Board>(
         cache.keep_from(sub.us + sub.them - 1);
         cache.ensure::<B>(sub)?;
         cache.ensure::<B>(sub.swapped())?;
-        let exit_sub = exit_subspace(sub);
+        let exit_sub = sub.exit();
         if let Some(e) = exit_sub {
             cache.ensure::<B>(e)?;
         }

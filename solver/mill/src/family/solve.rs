@@ -94,7 +94,7 @@ impl<'a, B: Board, I: Indexing, V: Outcomes + ?Sized> MovingPair<'a, B, I, V> {
         };
         let mut exits = Vec::new();
         for part in &parts {
-            exits.push(match exit_subspace(*part) {
+            exits.push(match part.exit() {
                 None => None,
                 Some(e) => Some(lookup(e).ok_or(SolveError::Missing(TableId::Moving(e)))?),
             });
@@ -180,11 +180,6 @@ impl<'a, B: Board, I: Indexing, V: Outcomes + ?Sized> MovingPair<'a, B, I, V> {
             },
         )
     }
-}
-
-/// The subspace a removal from `sub` leads to, if the game goes on.
-pub fn exit_subspace(sub: Subspace) -> Option<Subspace> {
-    (sub.them > 3).then(|| Subspace::new(sub.them - 1, sub.us))
 }
 
 impl<B: Board, I: Indexing, V: Outcomes + ?Sized> RetroGame for MovingPair<'_, B, I, V> {
@@ -401,7 +396,7 @@ impl<B: Board> Solution<B> {
                 .moving
                 .get(&sub.swapped())
                 .ok_or(SolveError::Missing(TableId::Moving(sub.swapped())))?;
-            let exit = match exit_subspace(sub) {
+            let exit = match sub.exit() {
                 None => None,
                 Some(e) => Some(
                     self.moving
