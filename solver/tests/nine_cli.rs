@@ -24,6 +24,8 @@ const WIN_IN_ONE: &str = "W.W..B...B.W....B....... w 0 0";
 
 struct Run {
     ok: bool,
+    /// The exit status (2: the input was wrong; 1: the command failed).
+    code: Option<i32>,
     stdout: String,
     stderr: String,
 }
@@ -46,6 +48,7 @@ fn run_with_stdin(args: &[&str], stdin: Option<&str>) -> Run {
     let out = child.wait_with_output().unwrap();
     Run {
         ok: out.status.success(),
+        code: out.status.code(),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     }
@@ -738,16 +741,19 @@ fn probe_errors_are_one_line() {
         ]),
         &["no-such-dir"],
     );
-    // 9 against 9 is not in the directory.
-    assert_error(
-        &run(&[
-            "nine",
-            "probe",
-            "--dir",
-            d,
-            "......WWWWWWWWWBBBBBBBBB w 0 0",
-        ]),
-        &["nine-flying-9-9.tb", "missing"],
+    // 9 against 9 is not in the directory: the command failed (status 1).
+    let r = run(&[
+        "nine",
+        "probe",
+        "--dir",
+        d,
+        "......WWWWWWWWWBBBBBBBBB w 0 0",
+    ]);
+    assert_error(&r, &["nine-flying-9-9.tb", "missing"]);
+    assert_eq!(
+        r.code,
+        Some(1),
+        "a missing table is a failure, not bad input"
     );
     for bad in [
         "WWWWWWWWWW......BBB..... w 0 0",  // 10 white stones
@@ -763,6 +769,7 @@ fn probe_errors_are_one_line() {
         let r = run(&["nine", "probe", "--dir", d, "--json", bad]);
         assert_error(&r, &[]);
         assert_eq!(r.stdout, "", "{bad}");
+        assert_eq!(r.code, Some(2), "bad input: {bad}");
     }
     for moves in ["zz", "c4-d7xa4 a4", "c4-c5 c4-c3", "g7-g7", "c4-d7xc4"] {
         assert_error(

@@ -13,6 +13,10 @@ pub enum CliError {
     /// message says what and how to write it).
     #[error("{0}")]
     Input(String),
+    /// The command ran but its result is a failure: a check found values
+    /// that disagree, or the work does not fit this machine.
+    #[error("{0}")]
+    Failed(String),
     /// A file the command reads or writes itself (a record, a weights file,
     /// an SVG picture) could not be used.
     #[error("{}: {source}", path.display())]
@@ -83,7 +87,8 @@ pub enum CliError {
 
 impl CliError {
     /// The process exit status for this error: 2 when the user's input was
-    /// wrong (as for clap's own usage errors), 1 otherwise.
+    /// wrong (as for clap's own usage errors), 1 otherwise (a check that
+    /// failed, a missing or damaged table, an I/O error).
     pub fn exit_code(&self) -> u8 {
         match self {
             CliError::Input(_) => 2,

@@ -144,7 +144,7 @@ fn generate(args: &TableArgs, threads: Option<usize>, quiet: bool) -> CliResult 
     let need = positions::<Nine>(rules.stones) * 2;
     if let Some(have) = total_memory() {
         if need > have as u128 {
-            return Err(CliError::from(format!(
+            return Err(CliError::Failed(format!(
                 "the {}-stone game keeps {:.1} GB of tables in memory, this machine has {:.1} GB \
                  (the full game needs the symmetry-reduced index and tables on disk: docs/results.md)",
                 rules.stones,
@@ -321,7 +321,7 @@ fn verify(args: &TableArgs) -> CliResult {
         );
     }
     if bad > 0 {
-        Err(CliError::from(format!(
+        Err(CliError::Failed(format!(
             "{bad} stored values differ from their recomputation"
         )))
     } else {

@@ -351,7 +351,7 @@ fn verify(args: &TableArgs, sample: Option<u64>) -> CliResult {
         );
     }
     if bad > 0 {
-        Err(CliError::from(format!(
+        Err(CliError::Failed(format!(
             "{bad} stored values differ from their recomputation"
         )))
     } else {

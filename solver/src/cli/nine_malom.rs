@@ -115,7 +115,7 @@ pub fn malom_compare(args: MalomArgs) -> CliResult {
         );
     }
     if totals[2] + totals[3] > 0 {
-        return Err(CliError::from(format!(
+        return Err(CliError::Failed(format!(
             "{} positions disagree with Malom, {} unused-slot mismatches",
             totals[2], totals[3]
         )));

@@ -209,7 +209,7 @@ fn batch(engine: &mut Analyst, file: &PathBuf) -> CliResult {
     }
     out.flush()?;
     if failed > 0 {
-        return Err(CliError::from(format!(
+        return Err(CliError::Failed(format!(
             "{failed} lines could not be probed"
         )));
     }
@@ -347,7 +347,7 @@ pub fn start(args: StartArgs) -> CliResult {
     let s = search.stats();
     let seconds = started.elapsed().as_secs_f64();
     if let Some(stored) = from_tables.filter(|&t| t != value) {
-        return Err(CliError::from(format!(
+        return Err(CliError::Failed(format!(
             "{name}: the search proves {value} but the tables say {stored}"
         )));
     }

@@ -357,7 +357,7 @@ pub fn verify(args: VerifyArgs) -> CliResult {
         println!("{count} tables verified, {failures} mismatches");
     }
     if failures > 0 {
-        return Err(CliError::from(format!(
+        return Err(CliError::Failed(format!(
             "{failures} stored values disagree with their successors"
         )));
     }

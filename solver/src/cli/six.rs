@@ -427,7 +427,7 @@ fn verify<B: Board>(args: &TableArgs) -> CliResult {
         );
     }
     if bad > 0 {
-        Err(CliError::from(format!(
+        Err(CliError::Failed(format!(
             "{bad} stored values differ from their recomputation"
         )))
     } else {

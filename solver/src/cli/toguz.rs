@@ -778,7 +778,7 @@ fn replay(file: &std::path::Path, json: bool) -> CliResult {
         );
     }
     if report.failed > 0 {
-        return Err(CliError::from(format!(
+        return Err(CliError::Failed(format!(
             "{} of {} games failed",
             report.failed, report.games
         )));

@@ -330,7 +330,7 @@ pub fn verify(args: VerifyArgs) -> CliResult {
         );
     }
     if total.mismatch_count > 0 {
-        return Err(CliError::from(format!(
+        return Err(CliError::Failed(format!(
             "{} results disagree with the exact solver",
             total.mismatch_count
         )));
