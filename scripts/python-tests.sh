@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The Python module's tests (docs/python.md), as CI runs them after the Rust
-# tests: a virtual environment with maturin, pytest, numpy and open_spiel,
-# Nine Men's Morris tables up to 8 stones, a lint of the module crate,
-# the module installed from this clone (`pip install ./solver/python`), then pytest.
+# tests: a virtual environment with maturin, pytest, numpy, open_spiel and
+# mypy, Nine Men's Morris tables up to 8 stones, a lint of the module crate,
+# the module installed from this clone (`pip install ./solver/python`), the
+# type checks (mypy.stubtest of the compiled module against its stub, mypy
+# of the package), then pytest.
 #
 #   scripts/python-tests.sh            # venv in target/py-venv, tables in target/py-tables
 #   PY_VENV=DIR PY_TABLES=DIR scripts/python-tests.sh
@@ -30,7 +32,7 @@ fi
 venv=$(cd "$venv" && pwd)
 py="$venv/bin/python"
 "$py" -m pip install -q --upgrade pip
-"$py" -m pip install -q "maturin>=1.5,<2" pytest numpy open_spiel
+"$py" -m pip install -q "maturin>=1.5,<2" pytest numpy open_spiel mypy
 
 # The command-line binary (already built by `cargo test --release`) and the
 # small tables, before the module's build replaces the release library.
@@ -48,8 +50,13 @@ cargo clippy -p mill-solver-python -- -D warnings
 "$py" -m pip install -q --force-reinstall --no-deps ./solver/python
 echo "python-tests: lint and build of the module took $(($(date +%s) - started)) s"
 
-# Run from outside the source tree, so that the installed module is imported.
+# Run from outside the source tree, so that the installed module is imported
+# (and type-checked).
 cd "$root/target"
+started=$(date +%s)
+"$py" -m mypy.stubtest mill_solver._native
+"$py" -m mypy --config-file "$root/solver/python/pyproject.toml" -p mill_solver
+echo "python-tests: stubtest and mypy took $(($(date +%s) - started)) s"
 set +e
 SOLVER_BIN="$root/target/release/solver" MILL_SOLVER_TABLES="$tables" \
     "$py" -m pytest -q -rs "$root/solver/python/tests"

@@ -13,10 +13,22 @@ Example::
     tb = ms.Tablebases("tablebases")
     a = tb.probe("WW....BBB....BW......W.. w 0 0")
     print(a.value, a.dtc, a.best.move)
+    values, dtc = tb.probe_many([a.position])
+    assert ms.Outcome(values[0]).text == a.value
+
+Single probes name values (``'win'``, ``'draw'``, ``'loss'``; ``dtc`` None
+when unknown); batch probes give codes (int8 ``1``, ``0``, ``-1``; int16
+``dtc`` ``-1`` when unknown): :class:`Outcome`, :data:`VALUE_CODES` and
+:data:`DTC_UNKNOWN` map one to the other.
 
 Errors raise :class:`SolverError` subclasses with the command line's messages:
-:class:`PositionError`, :class:`MoveError`, :class:`TablebaseError`.
+:class:`PositionError`, :class:`MoveError` (both also ``ValueError``),
+:class:`TablebaseError`.
 """
+
+import enum
+import types
+from typing import Literal, Mapping
 
 from ._native import (
     Analysis,
@@ -28,22 +40,64 @@ from ._native import (
     SolverError,
     TablebaseError,
     Tablebases,
+    __version__,
     decode_positions,
     encode_positions,
     three_probe,
     toguz_search,
 )
 
+
+class Outcome(enum.IntEnum):
+    """The value codes of :meth:`Tablebases.probe_many` (its int8 ``value``
+    array), for the side to move: ``Outcome(code)`` names a code,
+    ``Outcome.from_text(analysis.value)`` codes a single probe's value.
+    """
+
+    LOSS = -1
+    DRAW = 0
+    WIN = 1
+
+    @property
+    def text(self) -> Literal["win", "draw", "loss"]:
+        """The name single probes use: ``'win'``, ``'draw'`` or ``'loss'``."""
+        return _TEXTS[self]
+
+    @classmethod
+    def from_text(cls, text: str) -> "Outcome":
+        """The code of ``'win'``, ``'draw'`` or ``'loss'`` (``KeyError``
+        for anything else)."""
+        return VALUE_CODES[text]
+
+
+_TEXTS: Mapping[Outcome, Literal["win", "draw", "loss"]] = {
+    Outcome.WIN: "win",
+    Outcome.DRAW: "draw",
+    Outcome.LOSS: "loss",
+}
+
+#: The code of each value name (read-only): ``{'win': 1, 'draw': 0,
+#: 'loss': -1}``, the values being :class:`Outcome` members.
+VALUE_CODES: Mapping[str, Outcome] = types.MappingProxyType({text: code for code, text in _TEXTS.items()})
+
+#: The ``dtc`` of :meth:`Tablebases.probe_many` where single probes say
+#: ``None`` (draws, placement positions).
+DTC_UNKNOWN = -1
+
 __all__ = [
+    "DTC_UNKNOWN",
+    "VALUE_CODES",
     "Analysis",
     "Move",
     "MoveError",
     "MoveValue",
+    "Outcome",
     "Position",
     "PositionError",
     "SolverError",
     "TablebaseError",
     "Tablebases",
+    "__version__",
     "decode_positions",
     "encode_positions",
     "three_probe",

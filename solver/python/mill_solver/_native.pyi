@@ -1,39 +1,66 @@
-"""Type hints of the compiled part of mill_solver (solver/python/src/)."""
+"""Type hints of the compiled part of mill_solver (solver/python/src/).
+
+Checked against the module by ``python -m mypy.stubtest mill_solver._native``
+(scripts/python-tests.sh).
+"""
 
 import os
-from typing import Any, Dict, List, Literal, Optional, Sequence, Tuple, Union
+import pathlib
+from typing import Any, Dict, Iterable, List, Literal, Optional, Sequence, Tuple, Union, final
 
 import numpy as np
 import numpy.typing as npt
 
-Value = Literal["win", "draw", "loss"]
-PositionLike = Union["Position", str]
+_Value = Literal["win", "draw", "loss"]
+_PositionLike = Union["Position", str]
+# What the batch functions take: an integer array of shape (n, 5), or an
+# iterable of positions, texts and rows of five ints.
+_Positions = Union[npt.NDArray[np.integer[Any]], Iterable[Union[_PositionLike, Sequence[int]]]]
+
+__all__ = [
+    "Analysis",
+    "Move",
+    "MoveError",
+    "MoveValue",
+    "Position",
+    "PositionError",
+    "SolverError",
+    "TablebaseError",
+    "Tablebases",
+    "__version__",
+    "decode_positions",
+    "encode_positions",
+    "three_probe",
+    "toguz_search",
+]
+__version__: str
 
 class SolverError(Exception):
     """Base class of the errors raised by mill_solver."""
 
-class PositionError(SolverError):
-    """A position text that cannot be parsed, or an illegal position."""
+class PositionError(SolverError, ValueError):
+    """A position text that cannot be parsed, or an illegal position (also a ValueError)."""
 
-class MoveError(SolverError):
-    """A move that is not legal in its position (the message says why)."""
+class MoveError(SolverError, ValueError):
+    """A move that is not legal in its position (the message says why; also a ValueError)."""
 
 class TablebaseError(SolverError):
     """A tablebase directory or file that is missing, damaged or of another rule set."""
 
+@final
 class Position:
-    """A Nine Men's Morris position (immutable, hashable).
+    """A Nine Men's Morris position (immutable, hashable, picklable).
 
     ``Position()`` is the start position; ``Position(text)`` parses the text
     format of docs/notation.md and raises :class:`PositionError`.
     """
 
-    def __init__(self, text: Optional[str] = None) -> None: ...
+    def __new__(cls, text: Optional[str] = None) -> Position: ...
     @staticmethod
     def start() -> Position:
         """The start position ``........................ w 9 9``."""
     @staticmethod
-    def from_board(board: Sequence[int], to_move: Literal["w", "b"], hands: Tuple[int, int]) -> Position:
+    def from_board(board: Sequence[int], to_move: Literal["w", "b"], hands: Sequence[int]) -> Position:
         """A position from 24 cells in reading order (0 empty, 1 White, 2 Black)."""
     @property
     def board(self) -> List[int]:
@@ -62,14 +89,25 @@ class Position:
         """The board in ASCII with coordinates."""
     def to_array(self) -> List[int]:
         """``[white, black, to_move, white_hand, black_hand]`` (bit i of a mask = point i)."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __ne__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
+    def __reduce__(self) -> Tuple[Any, ...]: ...
+    def __copy__(self) -> Position: ...
+    def __deepcopy__(self, memo: Any, /) -> Position: ...
 
+@final
 class Move:
-    """A legal move; points are reading-order indices 0..23 (OpenSpiel's)."""
+    """A move; points are reading-order indices 0..23 (OpenSpiel's).
 
+    ``Move(from_point, to_point, removal=None)`` builds one from its points
+    (``from_point`` None for a placement) without checking it against a
+    position.
+    """
+
+    def __new__(cls, from_point: Optional[int], to_point: int, removal: Optional[int] = None) -> Move: ...
     @staticmethod
-    def parse(position: PositionLike, text: str, flying: bool = True) -> Move:
+    def parse(position: _PositionLike, text: str, flying: bool = True) -> Move:
         """Parse ``text`` (``d6``, ``d6-d5``, ``d6-d5xg7``) as a legal move of ``position``."""
     @property
     def from_point(self) -> Optional[int]:
@@ -79,27 +117,48 @@ class Move:
     @property
     def removal(self) -> Optional[int]:
         """The opponent stone removed, None when no mill closes."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __ne__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
+    def __reduce__(self) -> Tuple[Any, ...]: ...
+    def __copy__(self) -> Move: ...
+    def __deepcopy__(self, memo: Any, /) -> Move: ...
 
+@final
 class MoveValue:
     """A legal move with its value for the side that plays it."""
 
+    def __new__(cls, move: Move, value: _Value, dtc: Optional[int] = None) -> MoveValue: ...
     @property
     def move(self) -> Move: ...
     @property
-    def value(self) -> Value: ...
+    def value(self) -> _Value: ...
     @property
     def dtc(self) -> Optional[int]:
         """Plies to conversion (moving phase), None when unknown or drawn."""
+    def __eq__(self, value: object, /) -> bool: ...
+    def __ne__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> Tuple[Any, ...]: ...
+    def __copy__(self) -> MoveValue: ...
+    def __deepcopy__(self, memo: Any, /) -> MoveValue: ...
 
+@final
 class Analysis:
     """The answer of ``solver nine probe`` about one position."""
 
+    def __new__(
+        cls,
+        position: _PositionLike,
+        value: _Value,
+        dtc: Optional[int],
+        source: Literal["tables", "search", "game-over"],
+        moves: Sequence[MoveValue],
+    ) -> Analysis: ...
     @property
     def position(self) -> Position: ...
     @property
-    def value(self) -> Value: ...
+    def value(self) -> _Value: ...
     @property
     def dtc(self) -> Optional[int]: ...
     @property
@@ -113,38 +172,51 @@ class Analysis:
         """The JSON of ``solver nine probe --json``."""
     def to_dict(self) -> Dict[str, Any]:
         """The object of ``solver nine probe --json``."""
+    def __eq__(self, value: object, /) -> bool: ...
+    def __ne__(self, value: object, /) -> bool: ...
+    __hash__: None  # type: ignore[assignment]
+    def __reduce__(self) -> Tuple[Any, ...]: ...
+    def __copy__(self) -> Analysis: ...
+    def __deepcopy__(self, memo: Any, /) -> Analysis: ...
 
+@final
 class Tablebases:
-    """A Nine Men's Morris tablebase directory opened for probing."""
+    """A Nine Men's Morris tablebase directory opened for probing (picklable:
+    unpickling re-opens the directory with the same options)."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         dir: Union[str, os.PathLike[str]] = "tablebases",
         *,
         flying: bool = True,
         memory: Literal["values", "outcomes", "mapped"] = "values",
         hash_mib: int = 1024,
         threads: Optional[int] = None,
-    ) -> None: ...
+    ) -> Tablebases: ...
     @property
-    def directory(self) -> str: ...
+    def directory(self) -> pathlib.Path: ...
     @property
     def flying(self) -> bool: ...
     @property
-    def memory(self) -> str: ...
-    def probe(self, position: Optional[PositionLike] = None, moves: Optional[str] = None) -> Analysis:
+    def memory(self) -> Literal["values", "outcomes", "mapped"]: ...
+    @property
+    def hash_mib(self) -> int: ...
+    @property
+    def threads(self) -> Optional[int]: ...
+    def probe(self, position: Optional[_PositionLike] = None, moves: Optional[str] = None) -> Analysis:
         """Value, distance and every move's value (``solver nine probe``)."""
-    def best_move(self, position: PositionLike) -> Optional[MoveValue]:
+    def best_move(self, position: _PositionLike) -> Optional[MoveValue]:
         """The perfect player's move, None when the game is over."""
-    def probe_many(
-        self, positions: Union[Sequence[PositionLike], npt.ArrayLike]
-    ) -> Tuple[npt.NDArray[np.int8], npt.NDArray[np.int16]]:
-        """Values (1, 0, -1) and distances (-1 unknown) of many positions."""
+    def probe_many(self, positions: _Positions) -> Tuple[npt.NDArray[np.int8], npt.NDArray[np.int16]]:
+        """Values (1, 0, -1: mill_solver.Outcome) and distances (-1 unknown) of many positions."""
+    def __reduce__(self) -> Tuple[Any, ...]: ...
+    def __copy__(self) -> Tablebases: ...
+    def __deepcopy__(self, memo: Any, /) -> Tablebases: ...
 
-def encode_positions(positions: Sequence[PositionLike]) -> npt.NDArray[np.uint32]:
+def encode_positions(positions: _Positions) -> npt.NDArray[np.uint32]:
     """Rows ``[white, black, to_move, white_hand, black_hand]`` of shape (n, 5)."""
 
-def decode_positions(array: npt.ArrayLike) -> List[Position]:
+def decode_positions(array: _Positions) -> List[Position]:
     """The positions of an (n, 5) array of rows (inverse of encode_positions)."""
 
 def three_probe(position: Optional[str] = None, moves: str = "") -> Dict[str, Any]:

@@ -23,7 +23,7 @@ flags wins and losses that cannot be completed in the turns left, and
 from __future__ import annotations
 
 import dataclasses
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Literal, Optional, Sequence, Tuple
 
 import pyspiel
 
@@ -74,7 +74,7 @@ _BOARD = (
 _CAPTURE = "Last move formed a mill. Capture time!"
 _CELL = {".": 0, "W": 1, "B": 2}
 _CHAR = ".WB"
-_COLOR = ["w", "b"]
+_COLOR: List[Literal["w", "b"]] = ["w", "b"]
 
 
 def move_action(src: int, dst: int) -> int:
@@ -310,7 +310,7 @@ class PerfectBot(pyspiel.Bot):
     empty board). Use it like any OpenSpiel bot: ``action = bot.step(state)``.
     """
 
-    def __init__(self, tables: Tablebases, player_id: Optional[int] = None):
+    def __init__(self, tables: Tablebases, player_id: Optional[int] = None) -> None:
         pyspiel.Bot.__init__(self)
         _check_tables(tables)
         self._tables = tables
@@ -324,12 +324,16 @@ class PerfectBot(pyspiel.Bot):
         return self._player_id
 
     def restart_at(self, state: "pyspiel.State") -> None:
+        """Forget the removal planned for a capture state (a new game or
+        position)."""
         self._plan = None
 
     def restart(self) -> None:
+        """Forget the removal planned for a capture state."""
         self._plan = None
 
     def provides_policy(self) -> bool:
+        """False: the bot chooses an action, it gives no policy."""
         return False
 
     def best_move(self, state: "pyspiel.State") -> Move:

@@ -1,10 +1,11 @@
 //! Three Men's Morris probes and the Toguz Kumalak search for Python; both
 //! answer with the object the command line prints with `--json`.
 
-use super::{MoveError, PositionError, SolverError};
+use super::args::{int_in, type_name};
+use super::{move_error, position_error, SolverError};
 use mill::three::solve::Solution;
 use mill::three::{parse_move, Position};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use serde_json::json;
 use std::sync::OnceLock;
@@ -44,11 +45,11 @@ fn three_probe<'py>(
         None => Position::start(),
         Some(text) => text
             .parse::<Position>()
-            .map_err(|e| PositionError::new_err(format!("bad position: {e}")))?,
+            .map_err(|e| position_error(format!("bad position: {e}")))?,
     };
     for (i, text) in moves.split_whitespace().enumerate() {
         let m = parse_move(&pos, text)
-            .map_err(|e| MoveError::new_err(format!("move {} ({text}): {e}", i + 1)))?;
+            .map_err(|e| move_error(format!("move {} ({text}): {e}", i + 1)))?;
         pos = pos.play(m);
     }
     let sol = solution()?;
@@ -81,42 +82,68 @@ fn three_probe<'py>(
 /// `solver toguz search --json`: `position`, `threads`, `best` (hole 1..9),
 /// `score` (centi-stones for the side to move; beyond ±29000 a won game),
 /// `pv`, `depth`, `nodes`, `seconds`, `nps`, `iterations`, `exact`.
+/// Limits are checked first: `TypeError` for a wrong type (a float depth,
+/// a bool), `ValueError` for a value out of range.
 #[pyfunction]
-#[pyo3(signature = (position = None, *, time = None, depth = None, nodes = None, threads = 1, hash_mib = 64))]
+#[pyo3(
+    signature = (position = None, *, time = None, depth = None, nodes = None, threads = None, hash_mib = None),
+    text_signature = "(position=None, *, time=None, depth=None, nodes=None, threads=1, hash_mib=64)"
+)]
+#[allow(clippy::too_many_arguments)]
 fn toguz_search<'py>(
     py: Python<'py>,
     position: Option<&str>,
-    time: Option<f64>,
-    depth: Option<i32>,
-    nodes: Option<u64>,
-    threads: usize,
-    hash_mib: usize,
+    time: Option<&Bound<'py, PyAny>>,
+    depth: Option<&Bound<'py, PyAny>>,
+    nodes: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
+    hash_mib: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let board = position
-        .unwrap_or("start")
-        .parse::<Board>()
-        .map_err(|e| PositionError::new_err(format!("position: {e}")))?;
+    let time = time
+        .map(|t| {
+            if t.is_instance_of::<pyo3::types::PyBool>() {
+                return Err(PyTypeError::new_err(
+                    "time must be a number of seconds, found bool",
+                ));
+            }
+            let t: f64 = t.extract().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "time must be a number of seconds, found {}",
+                    type_name(t)
+                ))
+            })?;
+            if t.is_finite() && t > 0.0 {
+                Ok(t)
+            } else {
+                Err(PyValueError::new_err(format!(
+                    "time must be a positive number of seconds (got {t})"
+                )))
+            }
+        })
+        .transpose()?;
+    let depth = depth
+        .map(|d| int_in(d, "depth", 1, 100).map(|d| d as i32))
+        .transpose()?;
+    let nodes = nodes
+        .map(|n| int_in(n, "nodes", 1, u64::MAX.into()).map(|n| n as u64))
+        .transpose()?;
+    let threads = threads
+        .map(|t| int_in(t, "threads", 1, 256).map(|t| t as usize))
+        .transpose()?
+        .unwrap_or(1);
+    let hash_mib = hash_mib
+        .map(|h| int_in(h, "hash_mib", 1, 65536).map(|h| h as usize))
+        .transpose()?
+        .unwrap_or(64);
     if time.is_none() && depth.is_none() && nodes.is_none() {
         return Err(PyValueError::new_err("give time, depth or nodes"));
     }
-    if let Some(t) = time {
-        if !(t.is_finite() && t > 0.0) {
-            return Err(PyValueError::new_err(format!(
-                "time must be a positive number of seconds (got {t})"
-            )));
-        }
-    }
-    if depth.is_some_and(|d| !(1..=100).contains(&d)) {
-        return Err(PyValueError::new_err("depth must be 1..100"));
-    }
-    if !(1..=256).contains(&threads) {
-        return Err(PyValueError::new_err("threads must be 1..256"));
-    }
-    if !(1..=65536).contains(&hash_mib) {
-        return Err(PyValueError::new_err("hash_mib must be 1..65536"));
-    }
+    let board = position
+        .unwrap_or("start")
+        .parse::<Board>()
+        .map_err(|e| position_error(format!("position: {e}")))?;
     if let Some(o) = board.outcome() {
-        return Err(PositionError::new_err(format!("the game is over ({o:?})")));
+        return Err(position_error(format!("the game is over ({o:?})")));
     }
     let limits = Limits {
         depth,

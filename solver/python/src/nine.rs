@@ -5,18 +5,22 @@
 //! Points are numbered 0..23 in reading order (`a7 d7 g7 b6 … a1 d1 g1`),
 //! the order of the position text and of OpenSpiel's `nine_mens_morris`.
 
-use super::{batch, MoveError, PositionError, SolverError, TablebaseError};
-use mill::analysis::{Analysis, AnalysisError, Analyst, MoveValue, SearchOptions};
+use super::args::{int_in, integer, is_sequence, type_name, IntProblem};
+use super::{batch, move_error, position_error, SolverError, TablebaseError};
+use mill::analysis::{Analysis, AnalysisError, Analyst, MoveValue, SearchOptions, Source};
+use mill::database::parse_file_name;
 use mill::geometry::NINE_READING;
 use mill::movegen::{apply, game_over, legal_moves};
 use mill::notation::{draw_nine, move_order, parse_move, point, reading_rank};
 use mill::position::{Color, Move, Position, Rules};
 use mill::probe::{ProbeError, Tablebases};
 use numpy::{PyArray1, PyArray2};
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyDict, PyString, PyTuple, PyType};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
+use tablebase::Outcome;
 
 /// Internal point of each reading-order index (`a7` is 0, `g1` is 23).
 pub(crate) fn reading_points() -> &'static [u8; 24] {
@@ -42,7 +46,7 @@ pub(crate) fn analysis_error(e: AnalysisError) -> PyErr {
 /// The exception for a probing error, with its message.
 pub(crate) fn probe_error(e: ProbeError) -> PyErr {
     match e {
-        ProbeError::Illegal(_) | ProbeError::Placement => PositionError::new_err(e.to_string()),
+        ProbeError::Illegal(_) | ProbeError::Placement => position_error(e.to_string()),
         ProbeError::Table(_) | ProbeError::NoDirectory(_) => TablebaseError::new_err(e.to_string()),
     }
 }
@@ -50,7 +54,7 @@ pub(crate) fn probe_error(e: ProbeError) -> PyErr {
 /// Parse a position text, with the command line's message on error.
 pub(crate) fn parse_position(text: &str) -> PyResult<Position> {
     text.parse::<Position>()
-        .map_err(|e| PositionError::new_err(format!("bad position: {e}")))
+        .map_err(|e| position_error(format!("bad position: {e}")))
 }
 
 fn color_letter(c: Color) -> &'static str {
@@ -61,12 +65,28 @@ fn color_letter(c: Color) -> &'static str {
 }
 
 /// A position given from Python: a `Position` or its text.
-#[derive(FromPyObject)]
 pub(crate) enum PositionArg {
     /// A `Position` object.
     Position(PyPosition),
     /// A position text.
     Text(String),
+}
+
+impl<'py> FromPyObject<'py> for PositionArg {
+    /// A `Position` or a `str`; anything else is a `TypeError` saying so
+    /// (PyO3 prefixes the argument's name).
+    fn extract_bound(obj: &Bound<'py, PyAny>) -> PyResult<PositionArg> {
+        if let Ok(p) = obj.downcast::<PyPosition>() {
+            return Ok(PositionArg::Position(p.get().clone()));
+        }
+        if let Ok(t) = obj.downcast::<PyString>() {
+            return Ok(PositionArg::Text(t.to_cow()?.into_owned()));
+        }
+        Err(PyTypeError::new_err(format!(
+            "expected a Position or a position text (str), found {}",
+            type_name(obj)
+        )))
+    }
 }
 
 impl PositionArg {
@@ -80,7 +100,6 @@ impl PositionArg {
 }
 
 /// A move given from Python: a `Move` object or its text.
-#[derive(FromPyObject)]
 pub(crate) enum MoveArg {
     /// A `Move` object.
     Move(PyMove),
@@ -88,16 +107,34 @@ pub(crate) enum MoveArg {
     Text(String),
 }
 
+impl MoveArg {
+    /// The move argument `name`: a `Move` or a `str`; anything else is a
+    /// `TypeError` naming the argument as Python spells it.
+    fn from_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<MoveArg> {
+        if let Ok(m) = obj.downcast::<PyMove>() {
+            return Ok(MoveArg::Move(m.get().clone()));
+        }
+        if let Ok(t) = obj.downcast::<PyString>() {
+            return Ok(MoveArg::Text(t.to_cow()?.into_owned()));
+        }
+        Err(PyTypeError::new_err(format!(
+            "{name} must be a Move or a move text (str), found {}",
+            type_name(obj)
+        )))
+    }
+}
+
 /// The legal move `m` names in `pos`, with the command line's messages.
 fn resolve_move(pos: &Position, rules: Rules, m: MoveArg) -> PyResult<Move> {
     match m {
-        MoveArg::Text(text) => parse_move(pos, rules, &text)
-            .map_err(|e| MoveError::new_err(format!("move `{text}`: {e}"))),
+        MoveArg::Text(text) => {
+            parse_move(pos, rules, &text).map_err(|e| move_error(format!("move `{text}`: {e}")))
+        }
         MoveArg::Move(m) => {
             if legal_moves(pos, rules).contains(&m.0) {
                 Ok(m.0)
             } else {
-                Err(MoveError::new_err(format!(
+                Err(move_error(format!(
                     "move `{}`: not a legal move in {pos}",
                     m.0
                 )))
@@ -136,30 +173,74 @@ impl PyPosition {
 
     /// A position from 24 cells in reading order (0 empty, 1 White,
     /// 2 Black), the side to move (`"w"` or `"b"`) and the stones in hand
-    /// `(white, black)`. Raises `PositionError` if it is not legal.
+    /// `(white, black)`. Cells and hands must be ints (`TypeError`
+    /// otherwise); a value out of range or an illegal position raises
+    /// `PositionError` (also a `ValueError`).
     #[staticmethod]
-    fn from_board(board: Vec<i64>, to_move: &str, hands: (u8, u8)) -> PyResult<PyPosition> {
+    fn from_board(
+        board: &Bound<'_, PyAny>,
+        to_move: &Bound<'_, PyAny>,
+        hands: &Bound<'_, PyAny>,
+    ) -> PyResult<PyPosition> {
+        let board = int_sequence(board, "board", "cell")?;
         if board.len() != 24 {
-            return Err(PositionError::new_err(format!(
+            return Err(position_error(format!(
                 "bad position: the board has 24 points, found {}",
                 board.len()
             )));
         }
         let mut cells = String::with_capacity(24);
-        for (i, &c) in board.iter().enumerate() {
+        for (i, c) in board.iter().enumerate() {
             cells.push(match c {
-                0 => '.',
-                1 => 'W',
-                2 => 'B',
+                Some(0) => '.',
+                Some(1) => 'W',
+                Some(2) => 'B',
                 _ => {
-                    return Err(PositionError::new_err(format!(
-                        "bad position: cell {i} ({}) must be 0 (empty), 1 (White) or 2 (Black), found {c}",
-                        NINE_READING[i]
+                    return Err(position_error(format!(
+                        "bad position: cell {i} ({}) must be 0 (empty), 1 (White) or 2 (Black), found {}",
+                        NINE_READING[i],
+                        c.map_or("a huge int".to_string(), |c| c.to_string())
                     )))
                 }
             });
         }
-        parse_position(&format!("{cells} {to_move} {} {}", hands.0, hands.1)).map(PyPosition)
+        let to_move = match to_move.downcast::<PyString>() {
+            Ok(s) => match &*s.to_cow()? {
+                "w" => "w",
+                "b" => "b",
+                other => {
+                    return Err(position_error(format!(
+                        "bad position: to_move must be \"w\" or \"b\", found {other:?}"
+                    )))
+                }
+            },
+            Err(_) => {
+                return Err(PyTypeError::new_err(format!(
+                    "to_move must be \"w\" or \"b\", found {}",
+                    type_name(to_move)
+                )))
+            }
+        };
+        let hands = int_sequence(hands, "hands", "hand")?;
+        let [white, black] = hands[..] else {
+            return Err(PyValueError::new_err(format!(
+                "hands must be (white, black), found {} values",
+                hands.len()
+            )));
+        };
+        let mut counts = [0u8; 2];
+        for (slot, (hand, who)) in counts.iter_mut().zip([(white, "White"), (black, "Black")]) {
+            *slot = match hand {
+                Some(h @ 0..=9) => h as u8,
+                _ => {
+                    return Err(position_error(format!(
+                        "bad position: {who}'s stones in hand must be 0..9, found {}",
+                        hand.map_or("a huge int".to_string(), |h| h.to_string())
+                    )))
+                }
+            };
+        }
+        parse_position(&format!("{cells} {to_move} {} {}", counts[0], counts[1])).map(PyPosition)
     }
 
     /// The 24 cells in reading order: 0 empty, 1 White, 2 Black.
@@ -213,10 +294,15 @@ impl PyPosition {
     }
 
     /// The position after `move` (a `Move` or its text). Raises `MoveError`
-    /// with the reason when it is not legal.
+    /// with the reason when it is not legal, `TypeError` when `move` is
+    /// neither a `Move` nor a `str`.
     #[pyo3(signature = (r#move, flying = true))]
-    fn play(&self, r#move: MoveArg, flying: bool) -> PyResult<PyPosition> {
-        let m = resolve_move(&self.0, Rules { flying }, r#move)?;
+    fn play(&self, r#move: &Bound<'_, PyAny>, flying: bool) -> PyResult<PyPosition> {
+        let m = resolve_move(
+            &self.0,
+            Rules { flying },
+            MoveArg::from_arg(r#move, "move")?,
+        )?;
         Ok(PyPosition(apply(&self.0, m)))
     }
 
@@ -258,6 +344,52 @@ impl PyPosition {
     fn __repr__(&self) -> String {
         format!("Position('{}')", self.0)
     }
+
+    /// Pickling (any protocol): `Position(str(self))`.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (String,)) {
+        (slf.get_type(), (slf.get().0.to_string(),))
+    }
+
+    /// Positions are immutable: the copy is the position itself.
+    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    /// Positions are immutable: the copy is the position itself.
+    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
+        slf
+    }
+}
+
+/// The integers of a sequence argument `name` (a list, tuple or 1-D
+/// array; not a string), each `None` when it is too large for any range;
+/// floats and bools are a `TypeError` naming the `item`.
+fn int_sequence(obj: &Bound<'_, PyAny>, name: &str, item: &str) -> PyResult<Vec<Option<i128>>> {
+    if !is_sequence(obj) {
+        return Err(PyTypeError::new_err(format!(
+            "{name} must be a sequence of ints, found {}",
+            type_name(obj)
+        )));
+    }
+    let seq = obj;
+    (0..seq.len()?)
+        .map(|i| {
+            let v = seq.get_item(i)?;
+            match integer(&v) {
+                Ok(x) => Ok(Some(x)),
+                Err(IntProblem::Huge) => Ok(None),
+                Err(IntProblem::NotInt) => Err(PyTypeError::new_err(format!(
+                    "{name}: {item} {i} must be an int, found {}",
+                    type_name(&v)
+                ))),
+            }
+        })
+        .collect()
+}
+
+/// A reading-order point argument `name`: an int 0..23.
+fn point_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<u8> {
+    Ok(reading_points()[int_in(obj, name, 0, 23)? as usize])
 }
 
 /// A legal move: a placement, slide or fly, with the removal of an opponent
@@ -270,6 +402,41 @@ pub struct PyMove(pub(crate) Move);
 
 #[pymethods]
 impl PyMove {
+    /// `Move(from_point, to_point, removal=None)`: a move from its
+    /// reading-order points (`from_point` `None` for a placement). It is
+    /// not checked against any position (`Position.play` and the probes
+    /// do that); points must be ints 0..23 (`TypeError`, `ValueError`),
+    /// distinct.
+    #[new]
+    #[pyo3(signature = (from_point, to_point, removal = None))]
+    fn new(
+        from_point: Option<&Bound<'_, PyAny>>,
+        to_point: &Bound<'_, PyAny>,
+        removal: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyMove> {
+        let to = point_arg(to_point, "to_point")?;
+        let mut m = match from_point {
+            None => Move::place(to),
+            Some(f) => {
+                let from = point_arg(f, "from_point")?;
+                if from == to {
+                    return Err(PyValueError::new_err("from_point and to_point must differ"));
+                }
+                Move::shift(from, to)
+            }
+        };
+        if let Some(r) = removal {
+            let r = point_arg(r, "removal")?;
+            if r == to || Some(r) == m.from() {
+                return Err(PyValueError::new_err(
+                    "removal must differ from from_point and to_point",
+                ));
+            }
+            m = m.with_removal(r);
+        }
+        Ok(PyMove(m))
+    }
+
     /// Parse `text` as a move in `position`; raises `MoveError` with the
     /// reason when it is not legal there.
     #[staticmethod]
@@ -304,15 +471,83 @@ impl PyMove {
     fn __repr__(&self) -> String {
         format!("Move('{}')", self.0)
     }
+
+    /// Pickling (any protocol): `Move(from_point, to_point, removal)`.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> (Bound<'py, PyType>, (Option<u8>, u8, Option<u8>)) {
+        let m = slf.get();
+        (slf.get_type(), (m.origin(), m.to_point(), m.removal()))
+    }
+
+    /// Moves are immutable: the copy is the move itself.
+    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    /// Moves are immutable: the copy is the move itself.
+    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
+        slf
+    }
+}
+
+/// An outcome from its name: `"win"`, `"draw"` or `"loss"`.
+fn outcome_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Outcome> {
+    let text = obj.downcast::<PyString>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{name} must be \"win\", \"draw\" or \"loss\", found {}",
+            type_name(obj)
+        ))
+    })?;
+    match &*text.to_cow()? {
+        "win" => Ok(Outcome::Win),
+        "draw" => Ok(Outcome::Draw),
+        "loss" => Ok(Outcome::Loss),
+        other => Err(PyValueError::new_err(format!(
+            "{name} must be \"win\", \"draw\" or \"loss\", found {other:?}"
+        ))),
+    }
+}
+
+/// A distance to conversion argument: `None` or an int 0..65535.
+fn dtc_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u16>> {
+    obj.map(|d| int_in(d, "dtc", 0, u16::MAX.into()).map(|d| d as u16))
+        .transpose()
 }
 
 /// A legal move with its value for the side that plays it.
-#[pyclass(name = "MoveValue", module = "mill_solver", frozen)]
-#[derive(Clone)]
+///
+/// `MoveValue(move, value, dtc=None)` (as the probes make them; pickling
+/// uses it): `value` is `"win"`, `"draw"` or `"loss"`, `dtc` `None` or
+/// 0..65535. Equal when move, value and dtc are.
+#[pyclass(name = "MoveValue", module = "mill_solver", frozen, eq)]
+#[derive(Clone, PartialEq)]
 pub struct PyMoveValue(pub(crate) MoveValue);
 
 #[pymethods]
 impl PyMoveValue {
+    #[new]
+    #[pyo3(signature = (r#move, value, dtc = None))]
+    fn new(
+        r#move: &Bound<'_, PyAny>,
+        value: &Bound<'_, PyAny>,
+        dtc: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyMoveValue> {
+        let mv = r#move
+            .downcast::<PyMove>()
+            .map_err(|_| {
+                PyTypeError::new_err(format!("move must be a Move, found {}", type_name(r#move)))
+            })?
+            .get()
+            .0;
+        Ok(PyMoveValue(MoveValue {
+            mv,
+            value: outcome_arg(value, "value")?,
+            dtc: dtc_arg(dtc)?,
+        }))
+    }
+
     /// The move.
     #[getter]
     fn r#move(&self) -> PyMove {
@@ -340,16 +575,75 @@ impl PyMoveValue {
             self.0.dtc.map_or("None".to_string(), |d| d.to_string())
         )
     }
+
+    /// A hash agreeing with `==` (move, value and dtc).
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (self.0.mv, self.0.value.as_str(), self.0.dtc).hash(&mut h);
+        h.finish()
+    }
+
+    /// Pickling (any protocol): `MoveValue(move, value, dtc)`.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> (Bound<'py, PyType>, (PyMove, &'static str, Option<u16>)) {
+        let v = slf.get().0;
+        (slf.get_type(), (PyMove(v.mv), v.value.as_str(), v.dtc))
+    }
+
+    /// Immutable: the copy is the object itself.
+    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    /// Immutable: the copy is the object itself.
+    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
+        slf
+    }
 }
 
 /// The answer about one position: its value, distance to conversion and
 /// every legal move with its value, best first — the answer of
 /// `solver nine probe`.
-#[pyclass(name = "Analysis", module = "mill_solver", frozen)]
+///
+/// `Analysis(position, value, dtc, source, moves)` rebuilds one from its
+/// fields (pickling uses it; the fields are not checked against the
+/// tables). Equal when all fields are.
+#[pyclass(name = "Analysis", module = "mill_solver", frozen, eq)]
+#[derive(PartialEq)]
 pub struct PyAnalysis(pub(crate) Analysis);
 
 #[pymethods]
 impl PyAnalysis {
+    #[new]
+    fn new(
+        position: PositionArg,
+        value: &Bound<'_, PyAny>,
+        dtc: Option<&Bound<'_, PyAny>>,
+        source: &str,
+        moves: Vec<PyMoveValue>,
+    ) -> PyResult<PyAnalysis> {
+        let source = match source {
+            "tables" => Source::Tables,
+            "search" => Source::Search,
+            "game-over" => Source::GameOver,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "source must be \"tables\", \"search\" or \"game-over\", found {other:?}"
+                )))
+            }
+        };
+        Ok(PyAnalysis(Analysis {
+            position: position.position()?,
+            value: outcome_arg(value, "value")?,
+            dtc: dtc_arg(dtc)?,
+            moves: moves.into_iter().map(|m| m.0).collect(),
+            source,
+        }))
+    }
+
     /// The position analysed.
     #[getter]
     fn position(&self) -> PyPosition {
@@ -407,6 +701,44 @@ impl PyAnalysis {
             self.0.moves.len()
         )
     }
+
+    /// Pickling (any protocol): `Analysis(position, value, dtc, source,
+    /// moves)`.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> (
+        Bound<'py, PyType>,
+        (
+            PyPosition,
+            &'static str,
+            Option<u16>,
+            &'static str,
+            Vec<PyMoveValue>,
+        ),
+    ) {
+        let a = &slf.get().0;
+        (
+            slf.get_type(),
+            (
+                PyPosition(a.position),
+                a.value.as_str(),
+                a.dtc,
+                a.source.as_str(),
+                a.moves.iter().copied().map(PyMoveValue).collect(),
+            ),
+        )
+    }
+
+    /// Immutable: the copy is the object itself.
+    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    /// Immutable: the copy is the object itself.
+    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
+        slf
+    }
 }
 
 type AnalystOf<'a> = Analyst<'a>;
@@ -429,9 +761,16 @@ self_cell::self_cell!(
 /// 49; fastest), `"outcomes"` (two bits a position, 2.2 GB for all 49, as
 /// `solver nine probe` does; distances read from the files) or `"mapped"`
 /// (memory-mapped files with a small block cache: least memory, slowest).
-/// `hash_mib` and `threads` size the placement search (`threads` defaults
-/// to all cores). Raises `TablebaseError` if `dir` does not exist; missing
-/// or damaged files are reported when a probe needs them.
+/// `hash_mib` (1..65536) and `threads` (1..256) size the placement search
+/// (`threads` defaults to all cores). The arguments are checked here:
+/// `TypeError` for a wrong type, `ValueError` for a value out of range,
+/// `TablebaseError` if `dir` does not exist or holds no tablebase file; a
+/// missing or damaged table is reported when a probe needs it.
+///
+/// Pickling re-opens the directory (by its absolute path) with the same
+/// options, so a `Tablebases` can be sent to `multiprocessing` workers;
+/// `copy.copy` and `copy.deepcopy` return the same object (the tables are
+/// immutable and shared between threads).
 #[pyclass(name = "Tablebases", module = "mill_solver", frozen)]
 pub struct PyTablebases {
     pub(crate) tb: Arc<Tablebases>,
@@ -439,6 +778,30 @@ pub struct PyTablebases {
     dir: PathBuf,
     memory: String,
     flying: bool,
+    hash_mib: u64,
+    threads: Option<usize>,
+}
+
+/// Largest `hash_mib` (64 GiB, as `solver serve` clamps it).
+const MAX_HASH_MIB: i128 = 1 << 16;
+/// Largest `threads`.
+const MAX_THREADS: i128 = 256;
+
+/// Whether `dir` holds a tablebase file (`nine-flying-…tb` or
+/// `nine-noflying-…tb`), with `TablebaseError` when it cannot be read. The
+/// rule set is not required to match: the tables of another rule set are
+/// reported at the first probe (and the OpenSpiel bot says why it refuses
+/// them).
+fn has_tables(dir: &std::path::Path) -> PyResult<bool> {
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| TablebaseError::new_err(format!("{}: {e}", dir.display())))?;
+    Ok(entries.flatten().any(|entry| {
+        entry
+            .file_name()
+            .to_str()
+            .and_then(parse_file_name)
+            .is_some()
+    }))
 }
 
 impl PyTablebases {
@@ -463,42 +826,53 @@ impl PyTablebases {
 impl PyTablebases {
     #[new]
     #[pyo3(
-        signature = (dir = PathBuf::from("tablebases"), *, flying = true, memory = "values", hash_mib = 1024, threads = None),
+        signature = (dir = PathBuf::from("tablebases"), *, flying = true, memory = "values", hash_mib = None, threads = None),
         text_signature = "(dir='tablebases', *, flying=True, memory='values', hash_mib=1024, threads=None)"
     )]
     fn new(
         dir: PathBuf,
         flying: bool,
         memory: &str,
-        hash_mib: u64,
-        threads: Option<usize>,
+        hash_mib: Option<&Bound<'_, PyAny>>,
+        threads: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyTablebases> {
-        let tb = Tablebases::open(&dir, Rules { flying }).map_err(probe_error)?;
+        // The arguments first, so that a bad one is reported whatever the
+        // directory.
+        if !matches!(memory, "values" | "outcomes" | "mapped") {
+            return Err(PyValueError::new_err(format!(
+                "memory must be \"values\", \"outcomes\" or \"mapped\", found {memory:?}"
+            )));
+        }
+        let hash_mib = match hash_mib {
+            Some(h) => int_in(h, "hash_mib", 1, MAX_HASH_MIB)? as u64,
+            None => 1024,
+        };
+        let threads = threads
+            .map(|t| int_in(t, "threads", 1, MAX_THREADS).map(|t| t as usize))
+            .transpose()?;
+        if dir.as_os_str().is_empty() {
+            return Err(TablebaseError::new_err(
+                "the tablebase directory is empty (\"\"); give the directory of `solver nine generate`",
+            ));
+        }
+        let rules = Rules { flying };
+        let tb = Tablebases::open(&dir, rules).map_err(probe_error)?;
+        if !has_tables(&dir)? {
+            return Err(TablebaseError::new_err(format!(
+                "{}: no tablebase files in this directory (nine-*.tb, made by `solver nine generate`)",
+                dir.display(),
+            )));
+        }
         let tb = match memory {
             "values" => tb.in_memory(),
             "outcomes" => tb.in_memory_wdl(),
-            "mapped" => tb,
-            other => {
-                return Err(pyo3::exceptions::PyValueError::new_err(format!(
-                    "memory must be \"values\", \"outcomes\" or \"mapped\", found {other:?}"
-                )))
-            }
+            _ => tb,
         };
-        if hash_mib == 0 {
-            return Err(pyo3::exceptions::PyValueError::new_err(
-                "hash_mib must be at least 1",
-            ));
-        }
         let mut options = SearchOptions {
             hash_mib,
             ..SearchOptions::default()
         };
         if let Some(t) = threads {
-            if t == 0 {
-                return Err(pyo3::exceptions::PyValueError::new_err(
-                    "threads must be at least 1",
-                ));
-            }
             options.threads = t;
         }
         let tb = Arc::new(tb);
@@ -509,7 +883,51 @@ impl PyTablebases {
             dir,
             memory: memory.to_string(),
             flying,
+            hash_mib,
+            threads,
         })
+    }
+
+    /// The size of the placement search's table in MiB.
+    #[getter]
+    fn hash_mib(&self) -> u64 {
+        self.hash_mib
+    }
+
+    /// The placement search's threads as given (`None`: all cores).
+    #[getter]
+    fn threads(&self) -> Option<usize> {
+        self.threads
+    }
+
+    /// Pickling (any protocol): the directory (made absolute, so that a
+    /// worker with another working directory finds it) and the options, as
+    /// `functools.partial(Tablebases, flying=…, memory=…, hash_mib=…,
+    /// threads=…)(dir)`: unpickling opens the directory again.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (PathBuf,))> {
+        let py = slf.py();
+        let tb = slf.get();
+        let dir = std::path::absolute(&tb.dir).unwrap_or_else(|_| tb.dir.clone());
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("flying", tb.flying)?;
+        kwargs.set_item("memory", &tb.memory)?;
+        kwargs.set_item("hash_mib", tb.hash_mib)?;
+        kwargs.set_item("threads", tb.threads)?;
+        let reopen = py
+            .import("functools")?
+            .getattr("partial")?
+            .call((slf.get_type(),), Some(&kwargs))?;
+        Ok((reopen, (dir,)))
+    }
+
+    /// The same object: the opened tables are immutable and thread-safe.
+    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    /// The same object (opening the tables again would hold them twice).
+    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
+        slf
     }
 
     /// The directory.

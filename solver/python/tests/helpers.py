@@ -59,3 +59,18 @@ def sample(rng: random.Random, n_moving: int, n_placement: int) -> List[str]:
         if p is not None:
             out.append(p)
     return out
+
+
+def probe_in_worker(tables, texts):
+    """Run in a multiprocessing worker (test_pickle.py): the worker's pid,
+    the analyses of `texts` and their batch probe, from a `Tablebases` that
+    came pickled."""
+    import os
+
+    values, dtc = tables.probe_many(texts)
+    return os.getpid(), [tables.probe(t) for t in texts], values.tolist(), dtc.tolist()
+
+
+def probe_one_in_worker(tables, text):
+    """One probe in a worker (its errors travel back pickled)."""
+    return tables.probe(text)

@@ -38,9 +38,8 @@ def test_probes_equal_the_cli(solver_bin, tables_dir, tables, tmp_path):
     assert sources == {"tables", "search", "game-over"}
     # The batch probe agrees with the single probes.
     values, dtc = tables.probe_many(positions)
-    codes = {"win": 1, "draw": 0, "loss": -1}
-    assert values.tolist() == [codes[w["value"]] for w in expected]
-    assert dtc.tolist() == [-1 if w["dtc"] is None else w["dtc"] for w in expected]
+    assert values.tolist() == [ms.VALUE_CODES[w["value"]] for w in expected]
+    assert dtc.tolist() == [ms.DTC_UNKNOWN if w["dtc"] is None else w["dtc"] for w in expected]
 
 
 def test_analysis_fields(tables):
@@ -165,7 +164,7 @@ def test_arrays_round_trip():
     bad[3, 0] = bad[3, 1]
     with pytest.raises(ms.PositionError, match="position 3: illegal position"):
         ms.decode_positions(bad)
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match=r"found shape \(3, 4\)"):
         ms.decode_positions(np.zeros((3, 4), dtype=np.uint32))
     with pytest.raises(TypeError):
         ms.decode_positions("WW....BBB....BW......W.. w 0 0")
@@ -199,10 +198,9 @@ def test_batch_of_100000_positions(tables):
     # A sample agrees with the single probes, and with the list form.
     sample_rows = rows[::500]
     positions = ms.decode_positions(sample_rows)
-    codes = {"win": 1, "draw": 0, "loss": -1}
     for p, v, d in zip(positions, values[::500], dtc[::500]):
         a = tables.probe(p)
-        assert (codes[a.value], -1 if a.dtc is None else a.dtc) == (v, d)
+        assert (ms.VALUE_CODES[a.value], ms.DTC_UNKNOWN if a.dtc is None else a.dtc) == (v, d)
     lv, ld = tables.probe_many([str(p) for p in positions])
     assert lv.tolist() == values[::500].tolist() and ld.tolist() == dtc[::500].tolist()
     # All three outcomes occur.

@@ -1,6 +1,8 @@
 """OpenSpiel's nine_mens_morris: the action mapping on every action of
 random games, and the perfect bot against OpenSpiel's MCTS bot."""
 
+import copy
+import pickle
 import random
 
 import pyspiel
@@ -180,3 +182,24 @@ def test_tables_without_flying_are_refused(tables_dir):
         PerfectBot(no_flying)
     with pytest.raises(ValueError, match="fly"):
         action_values(no_flying, GAME.new_initial_state())
+
+
+def test_snapshots_and_action_values_pickle(tables):
+    rng = random.Random(3)
+    seen = 0
+    while seen < 20:
+        state = moving_state(rng)
+        if state is None:
+            continue
+        for _ in range(rng.randrange(3)):
+            if not state.is_terminal():
+                state.apply_action(rng.choice(state.legal_actions()))
+        if state.is_terminal():
+            continue
+        snap = Snapshot.from_state(state)
+        values = action_values(tables, state)
+        for obj in (snap, values):
+            assert pickle.loads(pickle.dumps(obj)) == obj
+            assert copy.deepcopy(obj) == obj
+        assert pickle.loads(pickle.dumps(snap)).to_string() == str(state)
+        seen += 1
