@@ -41,16 +41,6 @@ pub enum DatabaseError {
     Retro(#[from] RetroError),
 }
 
-impl DatabaseError {
-    /// The file of a missing table, when that is the error.
-    pub fn missing_file(&self) -> Option<&Path> {
-        match self {
-            DatabaseError::Set(SetError::Missing { path, .. }) => Some(path),
-            _ => None,
-        }
-    }
-}
-
 /// Name of a rule set in file names and labels.
 pub fn rules_name(rules: Rules) -> &'static str {
     if rules.flying {
