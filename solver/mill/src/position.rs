@@ -49,6 +49,15 @@ pub struct Rules {
     pub flying: bool,
 }
 
+impl Rules {
+    /// The rule set of the family these rules are for Nine Men's Morris:
+    /// nine stones a side (the board's own game; tables of reduced games
+    /// are named by subspace and sector, not by stone count).
+    pub const fn rule_set(self) -> crate::variant::RuleSet {
+        crate::variant::RuleSet::new(9, self.flying)
+    }
+}
+
 impl Default for Rules {
     fn default() -> Self {
         Rules { flying: true }

@@ -10,9 +10,9 @@
 
 use super::lasker;
 use crate::board::Board;
+use crate::geometry::points;
 use crate::geometry::Bits;
 use crate::moving;
-use crate::nine::points;
 use crate::notation::{self, PositionTextError};
 use crate::position::{Color, GameOver, Move, Position};
 use crate::variant::{FullBoard, RuleSet};

@@ -11,6 +11,7 @@
 use crate::board::Board;
 use crate::geometry::Bits;
 use crate::index::Subspace;
+use std::ops::ControlFlow;
 use tablebase::binomial::{binomial, colex_rank, colex_unrank, gather, scatter};
 
 /// Number of slots of subspace `sub` (also the index of a placement sector
@@ -57,6 +58,46 @@ pub trait Indexing: Send + Sync + 'static {
     /// A hint that [`Indexing::mover`] of `us` comes soon.
     #[inline(always)]
     fn prefetch_mover<B: Board>(_us: Bits) {}
+
+    /// The classes of the side to move's patterns of `stones` points, in
+    /// slot order: each one's seed (the pattern its slots store) and the
+    /// maps that fix the seed (a bitmask, bit 0 the identity: only the
+    /// smallest image of the opponent's stones under them is a position).
+    /// Class `c` spans the slots `c × C(P − stones, b) ..` of a subspace
+    /// with `b` opponent stones, the rank being the colex rank of the
+    /// opponent's stones over the points the seed leaves free. For passes
+    /// that visit every class, such as the placement pass.
+    fn seeds<B: Board>(stones: usize) -> (Vec<Bits>, Vec<u16>);
+
+    /// Call `f(slot, us, them)` for every used slot of `range` in `sub`, in
+    /// order. By default each slot is decoded ([`Indexing::position`]); an
+    /// index may step from one position to the next instead.
+    #[inline(always)]
+    fn for_each_position<B: Board>(
+        sub: Subspace,
+        range: std::ops::Range<u64>,
+        mut f: impl FnMut(u64, Bits, Bits),
+    ) {
+        for slot in range {
+            if let Some((us, them)) = Self::position::<B>(sub, slot) {
+                f(slot, us, them);
+            }
+        }
+    }
+
+    /// Call `f` with the slot of `(us, them)` for every `us` of `movers`
+    /// (all of one stone count): the predecessors of a position. Every
+    /// lookup is asked for ([`Indexing::prefetch_mover`]) before the first
+    /// is waited on.
+    #[inline(always)]
+    fn for_each_slot<B: Board>(movers: &[Bits], them: Bits, mut f: impl FnMut(u64)) {
+        for &us in movers {
+            Self::prefetch_mover::<B>(us);
+        }
+        for &us in movers {
+            f(Self::slot::<B>(us, them));
+        }
+    }
 }
 
 /// The slots of positions whose side to move has the same stones.
@@ -69,6 +110,23 @@ pub trait MoverSlots: Copy {
     /// move away from `stones`: the successors without removal of a
     /// position, whose next mover is the position's opponent.
     fn slides(&self, stones: Bits) -> Self::Slides;
+
+    /// Call `f(p, slot)` for every point `p` of `points` with the slot of
+    /// the position whose opponent has the stones `others | 1 << p` (one
+    /// more than `others`): the successors of a placement, whose mover is
+    /// the placer's opponent. Stops when `f` breaks.
+    #[inline(always)]
+    fn for_each_added(
+        &self,
+        others: Bits,
+        points: Bits,
+        mut f: impl FnMut(usize, u64) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        for p in crate::geometry::points(points) {
+            f(p, self.index(others | 1 << p))?;
+        }
+        ControlFlow::Continue(())
+    }
 }
 
 /// The slots of the positions whose opponent's stones are one pattern with
@@ -84,6 +142,13 @@ pub struct Dense;
 
 impl Indexing for Dense {
     type Mover<B: Board> = DenseMover;
+    /// Every pattern is its own class (colex order), fixed by no map.
+    fn seeds<B: Board>(stones: usize) -> (Vec<Bits>, Vec<u16>) {
+        let n = binomial(B::POINTS, stones);
+        let seeds: Vec<Bits> = (0..n).map(|r| colex_unrank(r, stones)).collect();
+        let stabilizers = vec![1; seeds.len()];
+        (seeds, stabilizers)
+    }
     #[inline]
     fn size<B: Board>(sub: Subspace) -> u64 {
         size::<B>(sub)
