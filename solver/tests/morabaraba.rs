@@ -107,7 +107,7 @@ fn a_full_board_after_placement_is_a_draw() {
     let moves = game::legal_moves::<Morabaraba>(&pos, rules);
     assert_eq!(moves.len(), oracle::perft(&s, &model(true), 1) as usize);
     for m in moves {
-        let next = game::apply(&pos, m);
+        let next = pos.apply(m);
         let full = next.stones[0] | next.stones[1] == Morabaraba::FULL;
         // The oracle: no successor from a full board.
         let oracle_next: Vec<State> = s.successors(&model(true));
@@ -553,7 +553,7 @@ fn minimax(tb: &MovingOutcomes<Morabaraba, Symmetric>, pos: &Position) -> i8 {
     }
     moves
         .iter()
-        .map(|&m| -minimax(tb, &game::apply(pos, m)))
+        .map(|&m| -minimax(tb, &pos.apply(m)))
         .max()
         .unwrap()
 }
@@ -592,7 +592,7 @@ fn four_stone_game_search_matches_plain_minimax() {
             if moves.is_empty() {
                 break;
             }
-            pos = game::apply(&pos, moves[next(moves.len() as u64) as usize]);
+            pos = pos.apply(moves[next(moves.len() as u64) as usize]);
         }
         if !pos.placing() || game::validate::<Morabaraba>(&pos, tb.rules()).is_err() {
             continue;

@@ -124,7 +124,7 @@ fn a_board_defined_as_data_is_solved_stored_verified_and_probed() {
                 "every move has a value"
             );
             for &(m, value) in &moves {
-                let child = by_position[&game::apply(&pos, m)];
+                let child = by_position[&pos.apply(m)];
                 assert_eq!(value.outcome(), child.flip(), "a move's value");
             }
             let (_, best) = best_move(&sol, rules, &pos).unwrap();

@@ -12,8 +12,8 @@
 use crate::board::Board;
 use crate::family::index::{Indexing, MoverSlots, SlideSlots};
 use crate::geometry::{points, Bits};
-use crate::index::Subspace;
 use crate::moving::{flies, for_each_move_on, for_each_unmove_on};
+use crate::sector::Subspace;
 use crate::variant::{FullBoard, RuleSet};
 use std::marker::PhantomData;
 use tablebase::resident::Wdl;

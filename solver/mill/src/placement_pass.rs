@@ -18,9 +18,9 @@
 //! from the pattern, a comparison the compiler vectorises.
 
 use super::board::Board;
+use super::family::index::rank_over_free;
 use super::family::index::Indexing;
 use super::geometry::Bits;
-use super::index::rank_over_free;
 use super::pair::Outcomes;
 use super::sector::{Placements, Sector};
 use rayon::prelude::*;

@@ -278,6 +278,26 @@ impl Position {
         Ok(())
     }
 
+    /// The position after the legal move `m` (on any board: the move
+    /// names its points).
+    #[inline]
+    pub fn apply(&self, m: Move) -> Position {
+        let mut next = *self;
+        let (me, you) = (self.to_move.index(), self.to_move.other().index());
+        match m.from() {
+            Some(from) => next.stones[me] ^= 1 << from | 1 << m.to(),
+            None => {
+                next.stones[me] |= 1 << m.to();
+                next.hand[me] -= 1;
+            }
+        }
+        if let Some(r) = m.removal() {
+            next.stones[you] &= !(1 << r);
+        }
+        next.to_move = self.to_move.other();
+        next
+    }
+
     /// The same position with the colours swapped (White's stones become
     /// Black's and vice versa, hands and side to move follow).
     pub fn swap_colors(&self) -> Position {

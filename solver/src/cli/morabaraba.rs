@@ -12,7 +12,7 @@ use super::{print_json, CliResult};
 use clap::Subcommand;
 use mill::board::Morabaraba;
 use mill::family::game::{
-    self, draw, ending, format_position, legal_moves, move_text, parse_position, Ending,
+    draw, ending, format_position, legal_moves, move_text, parse_position, Ending,
 };
 use mill::family::moving_tables::{self, SubspaceReport};
 use mill::family::symmetric::{self, Symmetric};
@@ -393,7 +393,7 @@ fn probe(words: &[String], args: &TableArgs) -> CliResult {
     let value = lookup(&pos)?;
     let mut moves = Vec::new();
     for m in legal_moves::<Morabaraba>(&pos, rules) {
-        let v = lookup(&game::apply(&pos, m))?;
+        let v = lookup(&pos.apply(m))?;
         moves.push((
             move_text::<Morabaraba>(m),
             Value::after_move(v, m.removal().is_some()),

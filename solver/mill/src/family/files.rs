@@ -8,7 +8,7 @@
 use super::index::{self, Indexing};
 use super::solve::{pairs, Solution};
 use crate::board::Board;
-use crate::index::Subspace;
+use crate::sector::Subspace;
 use crate::sector::{Sector, TableId};
 use crate::variant::RuleSet;
 use std::collections::BTreeMap;

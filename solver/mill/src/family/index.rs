@@ -10,9 +10,9 @@
 
 use crate::board::Board;
 use crate::geometry::Bits;
-use crate::index::Subspace;
+use crate::sector::Subspace;
 use std::ops::ControlFlow;
-use tablebase::binomial::{binomial, colex_rank, colex_unrank, gather, scatter};
+use tablebase::binomial::{binomial, colex_rank, colex_unrank, gather, scatter, BINOMIAL};
 
 /// Number of slots of subspace `sub` (also the index of a placement sector
 /// with that board).
@@ -36,6 +36,98 @@ pub fn position<B: Board>(sub: Subspace, slot: u64) -> (Bits, Bits) {
         !us & B::FULL,
     );
     (us, them)
+}
+
+/// Colex rank of `them` over the points `occupied` leaves free.
+#[inline(always)]
+pub(crate) fn rank_over_free(them: Bits, occupied: Bits) -> u64 {
+    let mut rank = 0;
+    let mut rest = them;
+    let mut i = 1;
+    while rest != 0 {
+        let c = rest.trailing_zeros();
+        rest &= rest - 1;
+        let below = occupied & ((1u32 << c) - 1);
+        rank += BINOMIAL[(c - below.count_ones()) as usize][i];
+        i += 1;
+    }
+    rank
+}
+
+/// The colex rank's terms of a pattern over the points a seed leaves free,
+/// summed once, so that the rank of each pattern one stone move away
+/// (a stone taken off one point of the pattern and put on a free point)
+/// costs a few operations: the shared half of [`Slides`] and of the
+/// family's symmetric index.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct SlideRanks {
+    seed: Bits,
+    /// Stones of the pattern.
+    k: usize,
+    /// The stones' compressed numbers (points the seed leaves free,
+    /// counted), as a bit set.
+    compressed: Bits,
+    /// `p0[t] = Σ_{i ≤ t} C(c_i, i)`, `pm` with `i − 1`, `pp` with `i + 1`
+    /// (for the stones' compressed numbers `c_1 < c_2 < …`).
+    p0: [u64; 25],
+    pm: [u64; 25],
+    pp: [u64; 25],
+}
+
+impl SlideRanks {
+    /// The terms of `stones` (already mapped like the seed) over the points
+    /// `seed` leaves free.
+    #[inline(always)]
+    pub(crate) fn new(stones: Bits, seed: Bits) -> SlideRanks {
+        let mut out = SlideRanks {
+            seed,
+            ..SlideRanks::default()
+        };
+        let mut rest = stones;
+        let mut i = 0;
+        while rest != 0 {
+            let point = rest.trailing_zeros();
+            rest &= rest - 1;
+            let c = (point - (seed & ((1u32 << point) - 1)).count_ones()) as usize;
+            out.compressed |= 1 << c;
+            i += 1;
+            out.p0[i] = out.p0[i - 1] + BINOMIAL[c][i];
+            out.pm[i] = out.pm[i - 1] + BINOMIAL[c][i - 1];
+            out.pp[i] = out.pp[i - 1] + BINOMIAL[c][i + 1];
+        }
+        out.k = i;
+        out
+    }
+
+    /// The compressed number of (mapped) point `point`, and how many of the
+    /// stones' compressed numbers lie below it.
+    #[inline(always)]
+    fn place(&self, point: u32) -> (usize, usize) {
+        let q = point - (self.seed & ((1u32 << point) - 1)).count_ones();
+        let below = (self.compressed & ((1u32 << q) - 1)).count_ones();
+        (q as usize, below as usize)
+    }
+
+    /// The colex rank over the free points of the pattern with its stone on
+    /// (mapped) point `from` moved to the free (mapped) point `to`.
+    #[inline(always)]
+    pub(crate) fn rank(&self, from: u32, to: u32) -> u64 {
+        let k = self.k;
+        // `from` is the a-th stone (1-based); `to` lands after j of them.
+        let (ca, below_a) = self.place(from);
+        let a = below_a + 1;
+        let (q, j) = self.place(to);
+        if ca < q {
+            // Stones a+1..=j move down one place; `to` takes place j.
+            self.p0[a - 1] + (self.pm[j] - self.pm[a]) + BINOMIAL[q][j] + (self.p0[k] - self.p0[j])
+        } else {
+            // `to` takes place j+1; stones j+1..a-1 move up one place.
+            self.p0[j]
+                + BINOMIAL[q][j + 1]
+                + (self.pp[a - 1] - self.pp[j])
+                + (self.p0[k] - self.p0[a])
+        }
+    }
 }
 
 /// An index of moving-phase subspaces on any board: the dense one

@@ -12,10 +12,10 @@
 
 use super::index::{self, Dense};
 use crate::board::Board;
-use crate::index::Subspace;
 use crate::pair::{recompute, ExitMissing, MovingPair, Outcomes};
 use crate::placement_pass;
 use crate::position::Position;
+use crate::sector::Subspace;
 use crate::sector::{self, Sector, TableId};
 use crate::variant::RuleSet;
 use rayon::prelude::*;

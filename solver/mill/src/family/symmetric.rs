@@ -23,11 +23,11 @@
 //! map onto its seed: 64 MiB on 24 points) are built once per board, in
 //! parallel, on first use (about a second on 24 points).
 
+use super::index::{rank_over_free, SlideRanks};
 use super::index::{Indexing, MoverSlots, SlideSlots};
 use crate::board::Board;
 use crate::geometry::Bits;
-use crate::index::Subspace;
-use crate::index::{rank_over_free, SlideRanks};
+use crate::sector::Subspace;
 use rayon::prelude::*;
 use std::marker::PhantomData;
 use std::sync::OnceLock;

@@ -5,7 +5,7 @@
 //! player's choice. One implementation behind `solver six|lasker|morabaraba
 //! probe|play` and any board defined as data.
 
-use super::game::{self, ending, legal_moves, Ending};
+use super::game::{ending, legal_moves, Ending};
 use super::lasker::solve::LaskerSolution;
 use super::solve::Solution;
 use crate::board::Board;
@@ -57,7 +57,7 @@ pub fn move_values<B: Board>(
     legal_moves::<B>(pos, rules)
         .into_iter()
         .filter_map(|m| {
-            let next = game::apply(pos, m);
+            let next = pos.apply(m);
             let v = match ending::<B>(&next, rules) {
                 Some(Ending::Loss(_)) => Value::loss(0),
                 Some(Ending::FullBoardDraw) => Value::DRAW,
