@@ -1,12 +1,15 @@
-//! The games of the mill family beyond the standard Nine Men's Morris
-//! engine, on any [`Board`](crate::board::Board) under any
-//! [`RuleSet`](crate::variant::RuleSet): the rules and text formats
-//! ([`game`]), a dense index for small boards ([`index`]), the
-//! symmetry-reduced index for large ones ([`symmetric`]) and the
-//! moving-phase tables over it ([`moving_tables`], Morabaraba), the whole game
-//! solved on the shared retrograde engine ([`solve`]), the moving-phase
-//! outcomes the placement search reads ([`outcomes`]), its files ([`files`]) and the
-//! distances to the end of the game ([`depth`]). Six Men's Morris is solved through this module.
+//! Every game of the mill family on any [`Board`](crate::board::Board)
+//! under any [`RuleSet`](crate::variant::RuleSet): the rules and text
+//! formats ([`game`]), the [`index::Indexing`] trait with the dense index
+//! of small boards ([`index`]) and the symmetry-reduced index of any board
+//! ([`symmetric`]), the table set of every board ([`files`]: Nine Men's
+//! Morris's too, over its own index), whole small games solved in memory
+//! ([`solve`]: Six Men's Morris), a large board's moving phase pair by pair
+//! on disk ([`moving_tables`]: Morabaraba), the moving-phase outcomes the
+//! placement search reads ([`outcomes`]), every move's value ([`values`]),
+//! distances to the end of the game ([`depth`]) and Lasker Morris
+//! ([`lasker`]). The pair and the placement pass they all use are
+//! [`crate::pair`] and [`crate::placement_pass`].
 
 pub mod depth;
 pub mod files;

@@ -1,10 +1,11 @@
-//! The whole game of a family variant solved: the moving phase pair by pair
-//! on the game-agnostic retrograde engine ([`tablebase::retro`]), then the
-//! placement sectors in one forward pass each, in order of the stones left
-//! in hand, down from the moving phase to the empty board (the scheme of
-//! Nine Men's Morris, [`crate::database`] and
-//! [`crate::placement_tables`], over the dense index of
-//! [`super::index`]).
+//! The whole game of a small board solved in memory: the moving phase pair
+//! by pair ([`crate::pair::MovingPair`] on the game-agnostic retrograde
+//! engine), then the placement sectors in one forward pass each
+//! ([`crate::placement_pass`]), in order of the stones left in hand, down
+//! from the moving phase to the empty board, over the dense index of
+//! [`super::index`]. Nine Men's Morris runs the same pieces from its own
+//! loop ([`crate::database`], [`crate::placement_tables`]), which keeps
+//! only what the next tables need in memory.
 //!
 //! Moving-phase values carry the distance to conversion (plies to the next
 //! removal or the end of the game, as in Nine Men's Morris); placement

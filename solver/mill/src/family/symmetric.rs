@@ -29,8 +29,9 @@ use crate::board::Board;
 use crate::geometry::Bits;
 use crate::sector::Subspace;
 use rayon::prelude::*;
+use std::any::TypeId;
 use std::marker::PhantomData;
-use std::sync::OnceLock;
+use std::sync::{OnceLock, RwLock};
 use tablebase::binomial::{binomial, colex_unrank, scatter};
 use tablebase::huge::HugeArray;
 
@@ -116,16 +117,35 @@ struct Seed {
     stab: u16,
 }
 
-/// The tables of board `B`, built on first use.
+/// The tables of board `B`, built on first use: the boards of this crate
+/// each have a cell of their own (the lookup is on every slot's path); any
+/// other board (one defined as data, see [`crate::data_board`]) is found
+/// by its type in a list of leaked tables, built once.
 fn tables<B: Board>() -> &'static Tables {
     static NINE: OnceLock<Tables> = OnceLock::new();
     static SIX: OnceLock<Tables> = OnceLock::new();
     static MORABARABA: OnceLock<Tables> = OnceLock::new();
+    static OTHERS: RwLock<Vec<(TypeId, &'static Tables)>> = RwLock::new(Vec::new());
     let cell = match B::NAME {
         "nine" => &NINE,
         "six" => &SIX,
         "morabaraba" => &MORABARABA,
-        other => panic!("no symmetric index for board `{other}`"),
+        _ => {
+            let id = TypeId::of::<B>();
+            let find = |list: &[(TypeId, &'static Tables)]| {
+                list.iter().find(|(k, _)| *k == id).map(|(_, t)| *t)
+            };
+            if let Some(t) = find(&OTHERS.read().unwrap_or_else(|e| e.into_inner())) {
+                return t;
+            }
+            let mut list = OTHERS.write().unwrap_or_else(|e| e.into_inner());
+            if let Some(t) = find(&list) {
+                return t;
+            }
+            let t: &'static Tables = Box::leak(Box::new(Tables::build::<B>()));
+            list.push((id, t));
+            return t;
+        }
     };
     cell.get_or_init(Tables::build::<B>)
 }
@@ -462,5 +482,69 @@ mod tests {
         slides_are_slots::<Six, Symmetric>();
         slides_are_slots::<Morabaraba, Symmetric>();
         slides_are_slots::<Six, super::super::index::Dense>();
+    }
+
+    crate::data_board!(
+        /// A 3 × 3 grid: rows and columns are mills (8 symmetries).
+        Grid, GRID_TABLES, "grid", points: 9, symmetries: 8, stones: 3,
+        crate::geometry::Geometry::from_lists(
+            "grid",
+            &["a1", "a2", "a3", "b1", "b2", "b3", "c1", "c2", "c3"],
+            &["a3", "b3", "c3", "a2", "b2", "c2", "a1", "b1", "c1"],
+            &[["a1", "a2"], ["a2", "a3"], ["b1", "b2"], ["b2", "b3"], ["c1", "c2"],
+              ["c2", "c3"], ["a1", "b1"], ["b1", "c1"], ["a2", "b2"], ["b2", "c2"],
+              ["a3", "b3"], ["b3", "c3"]],
+            &[["a1", "a2", "a3"], ["b1", "b2", "b3"], ["c1", "c2", "c3"],
+              ["a1", "b1", "c1"], ["a2", "b2", "c2"], ["a3", "b3", "c3"]],
+        )
+    );
+
+    /// A board written as data gets the symmetric index too: its classes
+    /// are the orbits counted by Burnside's lemma (the average number of
+    /// patterns each of the 8 maps fixes), and slots, positions and slides
+    /// agree.
+    #[test]
+    fn a_board_defined_as_data_has_the_symmetric_index() {
+        let group = &Grid::geometry().symmetries;
+        assert_eq!(group.len(), 8);
+        for w in 0..=9 {
+            let fixed: usize = group
+                .iter()
+                .map(|op| {
+                    (0u32..1 << 9)
+                        .filter(|&p| p.count_ones() == w)
+                        .filter(|&p| {
+                            let image =
+                                crate::geometry::points(p).fold(0u32, |a, q| a | 1 << op[q]);
+                            image == p
+                        })
+                        .count()
+                })
+                .sum();
+            assert_eq!(classes::<Grid>(w as usize), fixed / 8, "{w} stones");
+        }
+        round_trips::<Grid>();
+        slides_are_slots_small::<Grid>();
+    }
+
+    /// [`slides_are_slots`] for a board too small for its counts.
+    fn slides_are_slots_small<B: Board>() {
+        for mover in 0u32..1 << B::POINTS {
+            for stones in [0b1_0000_0011u32, 0b0_1010_0000] {
+                let stones = stones & !mover & B::FULL;
+                if stones == 0 || mover.count_ones() > 4 {
+                    continue;
+                }
+                let m = Symmetric::mover::<B>(mover, stones.count_ones());
+                let slides = m.slides(stones);
+                let empty = !(mover | stones) & B::FULL;
+                for from in crate::geometry::points(stones) {
+                    for to in crate::geometry::points(empty) {
+                        let moved = stones ^ (1 << from) ^ (1 << to);
+                        assert_eq!(slides.index(from, to), Symmetric::slot::<B>(mover, moved));
+                    }
+                }
+            }
+        }
     }
 }
