@@ -163,8 +163,19 @@ impl<B: Board> Clone for Analysis<B> {
 
 impl<B: Board> PartialEq for Analysis<B> {
     fn eq(&self, other: &Analysis<B>) -> bool {
-        (self.position, self.value, self.dtc, &self.moves, self.source)
-            == (other.position, other.value, other.dtc, &other.moves, other.source)
+        (
+            self.position,
+            self.value,
+            self.dtc,
+            &self.moves,
+            self.source,
+        ) == (
+            other.position,
+            other.value,
+            other.dtc,
+            &other.moves,
+            other.source,
+        )
     }
 }
 

@@ -570,12 +570,13 @@ impl MillGame for SearchedGame {
                 command: self.rules.command.clone(),
             });
         };
-        let rows = moving_tables::stats::<Morabaraba>(&self.dir, self.files_rules, max).map_err(
-            |e| match e {
-                moving_tables::TablesError::Files(f) => files_error(&f, &self.rules.command),
-                other => GameError::Damaged(other.to_string()),
-            },
-        )?;
+        let rows =
+            moving_tables::stats::<Morabaraba>(&self.dir, self.files_rules, max).map_err(|e| {
+                match e {
+                    moving_tables::TablesError::Files(f) => files_error(&f, &self.rules.command),
+                    other => GameError::Damaged(other.to_string()),
+                }
+            })?;
         Ok(report::moving_stats_json(
             "morabaraba",
             &rows,

@@ -70,9 +70,33 @@ enum Ask {
     Svg,
 }
 
-/// The routes of every game of `state` (`/api/{id}/…`).
+/// `GET /api/games`: every game of `state` with its `id`, `title`, the
+/// `start` position of the game its tables cover, the point names in
+/// `reading` order, `stones` a side, `flying`.
+fn list(state: &AppState) -> serde_json::Value {
+    state
+        .games
+        .iter()
+        .map(|g| {
+            let game = &g.game;
+            let rules = game.rules();
+            serde_json::json!({
+                "id": game.id(), "title": game.title(), "start": game.start(),
+                "reading": game.reading(), "stones": rules.stones, "flying": rules.flying,
+            })
+        })
+        .collect()
+}
+
+/// The routes of every game of `state` (`/api/{id}/…`) and `/api/games`.
 pub fn routes(state: &AppState) -> Router<Arc<AppState>> {
-    let mut router = Router::new();
+    let mut router = Router::new().route(
+        "/api/games",
+        get(|state: Shared, query: Query<NoParams>| async move {
+            params(query)?;
+            Ok::<_, ApiError>(json(list(&state)))
+        }),
+    );
     for (i, g) in state.games.iter().enumerate() {
         let id = g.game.id();
         for (path, ask) in [
@@ -117,7 +141,12 @@ async fn run<T: Send + 'static>(
     };
     let permit = tokio::time::timeout(g.wait, g.running.clone().acquire_owned())
         .await
-        .map_err(|_| ApiError::busy(format!("{} is busy with other positions; try again shortly", g.game.title())))?
+        .map_err(|_| {
+            ApiError::busy(format!(
+                "{} is busy with other positions; try again shortly",
+                g.game.title()
+            ))
+        })?
         .map_err(|_| ApiError::internal("the game's queue is closed"))?;
     let game = g.game.clone();
     let task = tokio::task::spawn_blocking(move || {

@@ -133,7 +133,14 @@ pub fn start<B: Board, I: Indexing>(
     if json {
         let list: Vec<_> = moves
             .iter()
-            .map(|&(mv, value)| MoveValue { mv, value, dtc: None }.to_json::<B>())
+            .map(|&(mv, value)| {
+                MoveValue {
+                    mv,
+                    value,
+                    dtc: None,
+                }
+                .to_json::<B>()
+            })
             .collect();
         return print_json(&json!({
             "variant": name, "stones": args.stones, "flying": rules.flying,

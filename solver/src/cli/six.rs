@@ -6,14 +6,14 @@
 use super::CliError;
 use super::{print_json, CliResult};
 use clap::Subcommand;
+use mill::analysis::Analysis;
 use mill::board::{Board, Six};
 use mill::family::files;
 use mill::family::game::{
     self, divide, draw, ending, format_position, legal_moves, move_text, parse_position, Ending,
 };
-use mill::family::solve::Solution;
-use mill::analysis::Analysis;
 use mill::family::report;
+use mill::family::solve::Solution;
 pub(crate) use mill::family::values::Values;
 use mill::family::values::{analyse, best_move};
 use mill::position::{Color, Position};

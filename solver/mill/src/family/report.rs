@@ -28,7 +28,8 @@ pub fn ending_text(e: Ending) -> String {
 /// the keys of Nine Men's Morris's `show` that every board has — the
 /// position, side to move, hands, stones on the board, flying, every legal
 /// move in the order of the move generator, why the game is over (if it
-/// is).
+/// is: what the side to move lacks, as Nine's says, or "the board is
+/// full: a draw").
 pub fn show_json<B: Board>(pos: &Position, rules: RuleSet) -> Json {
     let moves: Vec<String> = legal_moves::<B>(pos, rules)
         .into_iter()
@@ -41,7 +42,10 @@ pub fn show_json<B: Board>(pos: &Position, rules: RuleSet) -> Json {
         "on_board": {"white": pos.stones[0].count_ones(), "black": pos.stones[1].count_ones()},
         "flying": rules.flying,
         "moves": moves,
-        "game_over": ending::<B>(pos, rules).map(ending_text),
+        "game_over": ending::<B>(pos, rules).map(|e| match e {
+            Ending::Loss(o) => o.describe().to_string(),
+            Ending::FullBoardDraw => "the board is full: a draw".to_string(),
+        }),
     })
 }
 
