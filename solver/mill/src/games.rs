@@ -12,8 +12,9 @@
 //! stone count) and the other questions are a [`GameError::NoTables`]
 //! naming the command that makes them.
 
-use crate::analysis::{Analysis, AnalysisError, MoveValue, SearchOptions};
+use crate::analysis::{Analysis, AnalysisError, Analyst, MoveValue, SearchOptions};
 use crate::board::{Board, Morabaraba, Nine, Six};
+use crate::database::DatabaseError;
 use crate::family::files::{self, FilesError};
 use crate::family::game::{self, format_position, parse_move, parse_position};
 use crate::family::index::Dense;
@@ -27,6 +28,7 @@ use crate::family::symmetric::Symmetric;
 use crate::family::values::{analyse, SearchedTables, Values};
 use crate::index::Subspace;
 use crate::position::Position;
+use crate::probe::{ProbeError, Tablebases};
 use crate::sector::TableId;
 use crate::variant::RuleSet;
 use serde_json::{json, Value as Json};
@@ -154,8 +156,24 @@ pub fn analysis_error(e: &AnalysisError, command: &str) -> GameError {
             table: format!("the table of {p}"),
             command: command.to_string(),
         },
-        AnalysisError::Probe(p) => GameError::Input(p.to_string()),
+        AnalysisError::Probe(p) => probe_error(p, command),
         AnalysisError::Threads(t) => GameError::Other(format!("cannot start the search: {t}")),
+    }
+}
+
+/// A Nine Men's Morris probing error as the game's error.
+fn probe_error(e: &ProbeError, command: &str) -> GameError {
+    match e {
+        ProbeError::Table(DatabaseError::Set(s)) => set_error(s, command),
+        ProbeError::Table(DatabaseError::Format(f)) => {
+            set_error(&SetError::Format(clone_format(f)), command)
+        }
+        ProbeError::Table(other) => GameError::Damaged(other.to_string()),
+        ProbeError::NoDirectory(_) => GameError::NoTables {
+            title: "Nine Men's Morris".into(),
+            command: command.to_string(),
+        },
+        other => GameError::Input(other.to_string()),
     }
 }
 
@@ -592,4 +610,139 @@ impl MillGame for SearchedGame {
     fn play(&self, position: &str, mv: &str) -> Result<String, GameError> {
         self.rules.play(position, mv)
     }
+}
+
+/// Nine Men's Morris under one rule set through the same interface as the
+/// other boards (the Python module's `Game("nine")`): the tables of `dir`
+/// ([`Tablebases`], each kept as two-bit outcomes once used) and, in
+/// placement, the placement tables or the placement search ([`Analyst`];
+/// one search per question, its table sized by the plies of placement
+/// left). The web server serves Nine with its own worker, which keeps one
+/// search's table between questions.
+pub struct NineGame {
+    dir: PathBuf,
+    tables: Result<Tablebases, GameError>,
+    rules: crate::position::Rules,
+    options: SearchOptions,
+    command: String,
+}
+
+/// Nine Men's Morris (with flying, or without) from the tables of `dir`.
+pub fn nine(dir: &Path, flying: bool, options: SearchOptions) -> NineGame {
+    let rules = crate::position::Rules { flying };
+    let command = if flying {
+        "solver nine generate".to_string()
+    } else {
+        "solver nine generate --no-flying".to_string()
+    };
+    let tables = Tablebases::open(dir, rules)
+        .map(Tablebases::in_memory_wdl)
+        .map_err(|e| probe_error(&e, &command));
+    NineGame {
+        dir: dir.to_owned(),
+        tables,
+        rules,
+        options,
+        command,
+    }
+}
+
+impl NineGame {
+    fn parse(&self, text: &str) -> Result<Position, GameError> {
+        text.trim()
+            .parse::<Position>()
+            .map_err(|e| GameError::Input(format!("bad position: {e}")))
+    }
+
+    fn analyst(&self) -> Result<Analyst<'_>, GameError> {
+        let tb = self.tables.as_ref().map_err(Clone::clone)?;
+        Ok(Analyst::new(tb, self.options))
+    }
+}
+
+impl MillGame for NineGame {
+    fn id(&self) -> &'static str {
+        if self.rules.flying {
+            "nine"
+        } else {
+            "nine-noflying"
+        }
+    }
+
+    fn title(&self) -> &'static str {
+        if self.rules.flying {
+            "Nine Men's Morris"
+        } else {
+            "Nine Men's Morris without flying"
+        }
+    }
+
+    fn rules(&self) -> RuleSet {
+        RuleSet::new(9, self.rules.flying)
+    }
+
+    fn start(&self) -> String {
+        Position::start().to_string()
+    }
+
+    fn reading(&self) -> Vec<&'static str> {
+        crate::geometry::NINE_READING.to_vec()
+    }
+
+    fn show(&self, position: &str) -> Result<Json, GameError> {
+        Ok(crate::report::show_json(&self.parse(position)?, self.rules))
+    }
+
+    fn analyse(&self, position: &str) -> Result<Json, GameError> {
+        let pos = self.parse(position)?;
+        let a = self
+            .analyst()?
+            .analyse(&pos)
+            .map_err(|e| analysis_error(&e, &self.command))?;
+        Ok(a.to_json())
+    }
+
+    fn best(&self, position: &str) -> Result<Json, GameError> {
+        let pos = self.parse(position)?;
+        let best = self
+            .analyst()?
+            .best(&pos)
+            .map_err(|e| analysis_error(&e, &self.command))?;
+        Ok(best_json::<Nine>(&pos, best))
+    }
+
+    fn stats(&self) -> Result<Json, GameError> {
+        self.tables.as_ref().map_err(Clone::clone)?;
+        let tables = crate::database::scan_all(&self.dir, self.rules)
+            .map_err(|e| probe_error(&ProbeError::Table(e), &self.command))?;
+        Ok(crate::report::stats_json(&tables, self.rules))
+    }
+
+    fn svg(&self, position: &str) -> Result<String, GameError> {
+        Ok(crate::svg::nine_svg(&self.parse(position)?))
+    }
+
+    fn play(&self, position: &str, mv: &str) -> Result<String, GameError> {
+        let pos = self.parse(position)?;
+        let m = crate::notation::parse_move(&pos, self.rules, mv)
+            .map_err(|e| GameError::Input(format!("move `{}`: {e}", mv.trim())))?;
+        Ok(crate::movegen::apply(&pos, m).to_string())
+    }
+}
+
+/// The names [`open`] knows.
+pub const GAMES: [&str; 5] = ["nine", "nine-noflying", "six", "lasker", "morabaraba"];
+
+/// The game named `id` (one of [`GAMES`]; Lasker Morris with flying) with
+/// its tables in `dir`, placement searches sized by `options`; `None` for
+/// another name.
+pub fn open(id: &str, dir: &Path, options: SearchOptions) -> Option<Box<dyn MillGame>> {
+    Some(match id {
+        "nine" => Box::new(nine(dir, true, options)),
+        "nine-noflying" => Box::new(nine(dir, false, options)),
+        "six" => Box::new(six(dir)),
+        "lasker" => Box::new(lasker(dir, true)),
+        "morabaraba" => Box::new(morabaraba(dir, options)),
+        _ => return None,
+    })
 }
