@@ -147,7 +147,10 @@ fn a_board_defined_as_data_is_solved_stored_verified_and_probed() {
                 assert_eq!(a["value"], outcome(v).as_str(), "{text}");
             }
             let moves = a["moves"].as_array().unwrap();
-            assert_eq!(moves.len(), if over { 0 } else { s.successors(&model).len() });
+            assert_eq!(
+                moves.len(),
+                if over { 0 } else { s.successors(&model).len() }
+            );
             for m in moves {
                 let mv = game::parse_move::<Grid>(&pos, rules, m["move"].as_str().unwrap());
                 let child = by_position[&game::apply(&pos, mv.unwrap())];

@@ -324,7 +324,10 @@ fn boards_config() -> server::Config {
     let boards = std::env::temp_dir().join(format!("web-browser-boards-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&boards);
     for (args, dir) in [
-        (&["nine", "generate", "--no-flying", "--max-stones", "6"][..], nine),
+        (
+            &["nine", "generate", "--no-flying", "--max-stones", "6"][..],
+            nine,
+        ),
         (&["six", "generate", "--stones", "3"], &boards),
         (&["lasker", "generate", "--stones", "3"], &boards),
         (&["morabaraba", "generate", "--max-stones", "3"], &boards),
@@ -336,7 +339,11 @@ fn boards_config() -> server::Config {
             .arg("--quiet")
             .output()
             .expect("run solver");
-        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
     server::Config {
         six_dir: boards.clone(),
@@ -368,7 +375,10 @@ async fn board_tab(
         .unwrap()
         .iter()
         .find(|g| g["id"] == game)
-        .map_or_else(|| json!("........................ w 9 9"), |g| g["start"].clone());
+        .map_or_else(
+            || json!("........................ w 9 9"),
+            |g| g["start"].clone(),
+        );
     wait(
         client,
         &format!(
@@ -376,7 +386,11 @@ async fn board_tab(
         ),
     )
     .await?;
-    let active = eval(client, "document.querySelector('#tabs a.active').dataset.view").await?;
+    let active = eval(
+        client,
+        "document.querySelector('#tabs a.active').dataset.view",
+    )
+    .await?;
     if active != json!(game) {
         return Err(format!("the active tab is {active}"));
     }
@@ -411,7 +425,11 @@ async fn board_tab(
         .ok_or_else(|| format!("the API says {api}"))?
         .iter()
         .map(|m| {
-            let dtc = if m["dtc"].is_null() { String::new() } else { m["dtc"].to_string() };
+            let dtc = if m["dtc"].is_null() {
+                String::new()
+            } else {
+                m["dtc"].to_string()
+            };
             json!([m["move"], m["value"], dtc])
         })
         .collect();

@@ -334,8 +334,8 @@ impl<B: Board, S: Values<B> + Send + Sync> SolvedGame<B, S> {
     }
 
     fn analysis(&self, text: &str) -> Result<Analysis<B>, GameError> {
-        let sol = self.solution()?;
         let pos = self.rules.parse(text)?;
+        let sol = self.solution()?;
         analyse(sol, self.rules.rules, &pos).map_err(|e| analysis_error(&e, &self.rules.command))
     }
 }
@@ -564,8 +564,8 @@ impl MillGame for SearchedGame {
     }
 
     fn analyse(&self, position: &str) -> Result<Json, GameError> {
-        let tables = self.tables()?;
         let pos = self.rules.parse(position)?;
+        let tables = self.tables()?;
         let a = tables
             .analyse(&pos, self.options)
             .map_err(|e| analysis_error(&e, &self.rules.command))?;
@@ -573,8 +573,8 @@ impl MillGame for SearchedGame {
     }
 
     fn best(&self, position: &str) -> Result<Json, GameError> {
-        let tables = self.tables()?;
         let pos = self.rules.parse(position)?;
+        let tables = self.tables()?;
         let best = tables
             .best(&pos, self.options)
             .map_err(|e| analysis_error(&e, &self.rules.command))?;
