@@ -384,3 +384,70 @@ impl<'a> Analyst<'a> {
         Ok(self.analyse(pos)?.best())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movegen::{apply, legal_moves};
+    use crate::position::Rules;
+
+    /// The generic texts on Nine's board are Nine's own (`Display`), so
+    /// Nine's JSON did not change when `Analysis` became generic.
+    #[test]
+    fn nine_texts_through_the_board_are_nines_own() {
+        let mut pos = Position::start();
+        let rules = Rules { flying: true };
+        let mut seen = 0;
+        // A deterministic walk through placement into the moving phase.
+        for ply in 0..60 {
+            assert_eq!(format_position::<Nine>(&pos), pos.to_string());
+            let moves = legal_moves(&pos, rules);
+            for m in &moves {
+                assert_eq!(move_text::<Nine>(*m), m.to_string());
+                seen += 1;
+            }
+            let Some(&m) = moves.get((ply * 7 + 3) % moves.len().max(1)) else {
+                break;
+            };
+            pos = apply(&pos, m);
+        }
+        assert!(seen > 300, "{seen} moves compared");
+    }
+
+    /// Best first: wins (faster first), draws, losses (slower first).
+    #[test]
+    fn best_first_is_values_order_of_preference() {
+        let pos: Position = "W.W..B...B.W....B....... w 0 0".parse().unwrap();
+        let moves = legal_moves(&pos, Rules { flying: true });
+        let values = [
+            Value::loss(3),
+            Value::win(5),
+            Value::DRAW,
+            Value::loss(9),
+            Value::win(1),
+            Value::DRAW,
+        ];
+        let list: Vec<_> = moves
+            .iter()
+            .zip(values)
+            .map(|(&m, v)| (m, v, true))
+            .collect();
+        let a = Analysis::<Nine>::from_values(pos, (Value::win(1), true), list, Source::Tables);
+        let got: Vec<(Outcome, Option<u16>)> = a.moves.iter().map(|m| (m.value, m.dtc)).collect();
+        assert_eq!(
+            got,
+            [
+                (Outcome::Win, Some(1)),
+                (Outcome::Win, Some(5)),
+                (Outcome::Draw, None),
+                (Outcome::Draw, None),
+                (Outcome::Loss, Some(9)),
+                (Outcome::Loss, Some(3)),
+            ]
+        );
+        let j = a.to_json();
+        assert_eq!(j["position"], pos.to_string());
+        assert_eq!(j["dtc"], 1);
+        assert_eq!(j["moves"][0]["dtc"], 1);
+    }
+}

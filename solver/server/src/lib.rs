@@ -1,8 +1,9 @@
 //! `solver serve`: the web board and the JSON API over HTTP (axum on
 //! tokio). The server owns no game logic: every answer comes from the same
 //! library functions as the CLI's `--json` (`Analysis::to_json`,
-//! `morris::report`, `morris::three::report`, `toguz::report`), so the API
-//! and the command line cannot disagree.
+//! `mill::report`, `mill::games::MillGame` for the boards beyond Nine and
+//! Three, `mill::three::report`, `toguz::report`), so the API and the
+//! command line cannot disagree.
 //!
 //! Safe by default: it binds to loopback unless told otherwise, answers
 //! only GET requests with bounded URIs, validates every parameter, takes no
