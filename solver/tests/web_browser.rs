@@ -6,7 +6,10 @@
 //! against the perfect player by clicking on the board, checks that the
 //! move values a Nine Men's Morris position shows equal the API's, plays a
 //! capture by clicks, plays Toguz Kumalak against the engine (with the
-//! busy indicator showing during a search), and checks the phone layout
+//! busy indicator showing during a search), opens the tabs of Nine without
+//! flying, Six Men's Morris, Morabaraba and Lasker Morris (each board drawn
+//! from its geometry, its start the served game's, its move values the
+//! API's), and checks the phone layout
 //! at 390 px. It saves screenshots (into `$SCREENSHOTS_DIR`, default the
 //! target's temporary directory; `scripts/screenshots.sh` writes them into
 //! `docs/img/`) and a screenshot on failure.
