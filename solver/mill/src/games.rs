@@ -6,8 +6,9 @@
 //! wraps one, so a board written as data (points, edges, mills, stones:
 //! [`crate::data_board!`]) gets both by [`SolvedGame::open`].
 //!
-//! A game's tables are looked for in its directory when first needed: the
-//! largest game (stones a side) whose tables are all there is served;
+//! A game looks at its directory when it is made (the server's start, the
+//! Python object's creation): the largest game (stones a side) whose table
+//! files are all there is served, its tables loaded when first needed;
 //! without tables, `show` and `svg` still answer (under the variant's own
 //! stone count) and the other questions are a [`GameError::NoTables`]
 //! naming the command that makes them.
