@@ -3,9 +3,11 @@
 //! with a warm block cache.
 
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use mill::board::Nine;
 use mill::database::{generate, GenerateObserver};
+use mill::index::NineIndex;
 use mill::index::{self, Subspace};
-use mill::pair::Pair;
+use mill::pair::MovingPair;
 use mill::position::Rules;
 use mill::probe::Tablebases;
 use tablebase::retro::{solve, Observer, Silent};
@@ -22,7 +24,7 @@ fn positions(subs: &[Subspace], n: usize) -> Vec<(u32, u32)> {
 
 fn positions_from(subs: &[Subspace], n: usize, seed: u64) -> Vec<(u32, u32)> {
     sample(subs, n, seed, |&sub, x| {
-        index::position(sub, x % sub.size())
+        index::position(sub, x % index::size(sub))
     })
 }
 
@@ -81,7 +83,12 @@ fn bench_retro(c: &mut Criterion) {
     let none: Vec<Value> = Vec::new();
     g.bench_function("solve 3-3", |b| {
         b.iter(|| {
-            let pair = Pair::new(Rules::default(), sub, |_| &none);
+            let pair = MovingPair::<Nine, NineIndex, Vec<Value>>::new(
+                Rules::default().rule_set(),
+                sub,
+                |_| Some(&none),
+            )
+            .unwrap();
             solve(&pair, &Silent).unwrap().0.len()
         })
     });
@@ -218,7 +225,8 @@ fn bench_placement(c: &mut Criterion) {
 /// (used slots only).
 fn sector_positions(sectors: &[mill::sector::Sector], n: usize) -> Vec<mill::position::Position> {
     sample(sectors, n, 0x2545_F491_4F6C_DD1D, |s, x| {
-        index::position(s.subspace(), x % s.size()).map(|(us, them)| s.position(us, them))
+        index::position(s.subspace(), x % index::size(s.subspace()))
+            .map(|(us, them)| s.position(us, them))
     })
 }
 

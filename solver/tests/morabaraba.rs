@@ -18,9 +18,9 @@ use mill::family::files;
 use mill::family::game::{self, Ending};
 use mill::family::moving_tables;
 use mill::family::outcomes::MovingOutcomes;
-use mill::family::solve::{recompute_in, MovingPair};
 use mill::family::symmetric::{self, Symmetric};
 use mill::index::Subspace;
+use mill::pair::{recompute, MovingPair};
 use mill::placement::{MoveOrder, PlacementSearch};
 use mill::position::Position;
 use mill::sector::TableId;
@@ -107,7 +107,7 @@ fn a_full_board_after_placement_is_a_draw() {
     let moves = game::legal_moves::<Morabaraba>(&pos, rules);
     assert_eq!(moves.len(), oracle::perft(&s, &model(true), 1) as usize);
     for m in moves {
-        let next = game::apply(&pos, m);
+        let next = pos.apply(m);
         let full = next.stones[0] | next.stones[1] == Morabaraba::FULL;
         // The oracle: no successor from a full board.
         let oracle_next: Vec<State> = s.successors(&model(true));
@@ -378,7 +378,7 @@ fn full_board_subspace_is_a_draw() {
                 assert_eq!(us | them, Morabaraba::FULL);
                 assert_eq!(*v, expected, "slot {slot}");
                 assert_eq!(
-                    recompute_in::<Morabaraba, Symmetric>(rules, us, them, &[], None),
+                    recompute::<Morabaraba, Symmetric>(rules, us, them, &|_| Value::DRAW, None),
                     expected
                 );
                 used += 1;
@@ -553,7 +553,7 @@ fn minimax(tb: &MovingOutcomes<Morabaraba, Symmetric>, pos: &Position) -> i8 {
     }
     moves
         .iter()
-        .map(|&m| -minimax(tb, &game::apply(pos, m)))
+        .map(|&m| -minimax(tb, &pos.apply(m)))
         .max()
         .unwrap()
 }
@@ -592,7 +592,7 @@ fn four_stone_game_search_matches_plain_minimax() {
             if moves.is_empty() {
                 break;
             }
-            pos = game::apply(&pos, moves[next(moves.len() as u64) as usize]);
+            pos = pos.apply(moves[next(moves.len() as u64) as usize]);
         }
         if !pos.placing() || game::validate::<Morabaraba>(&pos, tb.rules()).is_err() {
             continue;

@@ -356,7 +356,7 @@ fn sample_positions(dir: &Path) -> Vec<Position> {
             .unwrap();
         for &want in outcomes {
             // The 37th used slot with this outcome (skipping the trivial first ones).
-            let (us, them) = (0..sub.size())
+            let (us, them) = (0..index::size(sub))
                 .filter_map(|s| index::position(sub, s).map(|p| (s, p)))
                 .filter(|(s, _)| values[*s as usize].outcome() == want)
                 .nth(37)
@@ -595,7 +595,7 @@ fn quick_win(dir: &Path) -> Position {
         .unwrap()
         .values()
         .unwrap();
-    let slot = (0..sub.size())
+    let slot = (0..index::size(sub))
         .find(|&s| values[s as usize] == Value::win(5) && index::position(sub, s).is_some())
         .unwrap();
     let (us, them) = index::position(sub, slot).unwrap();

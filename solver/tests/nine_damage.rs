@@ -43,8 +43,8 @@ fn good() -> &'static Good {
             .unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
         // Several blocks, so that damage can hit one and spare another.
-        assert!(SUB.size() > 3 * tablebase::format::BLOCK_SLOTS as u64);
-        assert_eq!(values.len() as u64, SUB.size());
+        assert!(index::size(SUB) > 3 * tablebase::format::BLOCK_SLOTS as u64);
+        assert_eq!(values.len() as u64, index::size(SUB));
         Good { bytes, values }
     })
 }
@@ -168,12 +168,14 @@ fn exercise(dir: &Path, bytes: &[u8], slots: &[u64]) -> bool {
                 }
             }
             for &s in slots {
-                match table.get(s % SUB.size()) {
-                    Ok(v) => assert_eq!(v, good.values[(s % SUB.size()) as usize], "slot {s}"),
+                match table.get(s % index::size(SUB)) {
+                    Ok(v) => {
+                        assert_eq!(v, good.values[(s % index::size(SUB)) as usize], "slot {s}")
+                    }
                     Err(e) => check_format_error(&e),
                 }
             }
-            assert!(table.get(SUB.size()).is_err());
+            assert!(table.get(index::size(SUB)).is_err());
             verified.is_err()
         }
     };
@@ -181,7 +183,7 @@ fn exercise(dir: &Path, bytes: &[u8], slots: &[u64]) -> bool {
     // or a typed error.
     let tb = Tablebases::open(dir, STD).unwrap();
     for (i, &s) in slots.iter().enumerate() {
-        let slot = s % SUB.size();
+        let slot = s % index::size(SUB);
         let Some((us, them)) = index::position(SUB, slot) else {
             continue;
         };
@@ -235,7 +237,7 @@ fn truncation_at_the_boundaries_is_detected() {
     let dir = Dir::new();
     let good = good();
     let n = good.bytes.len();
-    let table_end = HEADER_LEN + 16 * SUB.size().div_ceil(65_536) as usize;
+    let table_end = HEADER_LEN + 16 * index::size(SUB).div_ceil(65_536) as usize;
     for len in [
         0,
         1,
@@ -264,10 +266,10 @@ fn intact_file_is_read_back_exactly() {
     // detections above are not a reader that refuses everything.
     let dir = Dir::new();
     let good = good();
-    let slots: Vec<u64> = (0..SUB.size()).step_by(7919).collect();
+    let slots: Vec<u64> = (0..index::size(SUB)).step_by(7919).collect();
     assert!(!exercise(dir.path(), &good.bytes, &slots));
     // And the values are the published 3-3 counts (Malom).
-    let used: Vec<Value> = (0..SUB.size())
+    let used: Vec<Value> = (0..index::size(SUB))
         .filter(|&s| index::position(SUB, s).is_some())
         .map(|s| good.values[s as usize])
         .collect();

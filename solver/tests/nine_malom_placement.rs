@@ -160,7 +160,7 @@ fn tables() -> Option<Tablebases> {
     Some(tb)
 }
 
-fn search(tb: &Tablebases) -> PlacementSearch<'_> {
+fn search(tb: &Tablebases) -> PlacementSearch<'_, Tablebases> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     PlacementSearch::with_table_mib(tb, 1024)
         .with_threads(threads)
@@ -170,7 +170,7 @@ fn search(tb: &Tablebases) -> PlacementSearch<'_> {
 /// Compare the search with Malom on the used slots `slots` of sector `s`;
 /// counts of (loss, draw, win) compared.
 fn compare(
-    search: &mut PlacementSearch,
+    search: &mut PlacementSearch<Tablebases>,
     dir: &Path,
     s: (u8, u8, u8, u8),
     slots: impl Iterator<Item = u64>,

@@ -90,7 +90,7 @@ fn random_placement_positions_equal_the_search() {
     let ends: Vec<u64> = sectors
         .iter()
         .scan(0, |end, s| {
-            *end += s.size();
+            *end += index::size(s.subspace());
             Some(*end)
         })
         .collect();
@@ -100,7 +100,7 @@ fn random_placement_positions_equal_the_search() {
         let slot = rng.next() % total;
         let i = ends.partition_point(|&end| end <= slot);
         let s = sectors[i];
-        let local = slot - (ends[i] - s.size());
+        let local = slot - (ends[i] - index::size(s.subspace()));
         if let Some((us, them)) = index::position(s.subspace(), local) {
             check(s.position(us, them));
             done += 1;
@@ -119,7 +119,9 @@ fn random_placement_positions_equal_the_search() {
             if got == want {
                 break;
             }
-            if let Some((us, them)) = index::position(s.subspace(), rng.next() % s.size()) {
+            if let Some((us, them)) =
+                index::position(s.subspace(), rng.next() % index::size(s.subspace()))
+            {
                 check(s.position(us, them));
                 got += 1;
             }

@@ -51,7 +51,7 @@ fn all_positions() -> Vec<Position> {
     Sector::all(STONES)
         .into_iter()
         .flat_map(|s| {
-            (0..s.size()).filter_map(move |slot| {
+            (0..index::size(s.subspace())).filter_map(move |slot| {
                 index::position(s.subspace(), slot).map(|(us, them)| s.position(us, them))
             })
         })

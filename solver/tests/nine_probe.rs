@@ -52,7 +52,7 @@ fn random_positions(n: usize) -> Vec<Position> {
     let mut out = Vec::new();
     while out.len() < n {
         let sub = subs[rng.next(subs.len() as u64) as usize];
-        let Some((us, them)) = index::position(sub, rng.next(sub.size())) else {
+        let Some((us, them)) = index::position(sub, rng.next(index::size(sub))) else {
             continue;
         };
         let side = if rng.next(2) == 0 {

@@ -66,8 +66,8 @@ fn every_position_equals_malom() {
         let ours = tables[&sub].values().unwrap();
         let id = SectorId { w, b, wf: 0, bf: 0 };
         let sector = Sector::open(&malom, id).unwrap();
-        assert_eq!(sector.len(), sub.size(), "{sub}: same slot count");
-        for slot in 0..sub.size() {
+        assert_eq!(sector.len(), index::size(sub), "{sub}: same slot count");
+        for slot in 0..index::size(sub) {
             let used = index::position(sub, slot).is_some();
             match sector.entry(slot) {
                 Entry::Sym => assert!(!used, "{sub} slot {slot}: Malom redirects, we store"),
@@ -98,7 +98,7 @@ fn oracle(pair: Subspace, exits: &BTreeMap<Subspace, Vec<Value>>) -> Vec<Vec<Val
     let mut exit_best: Vec<Vec<Option<Outcome>>> = Vec::new();
     let mut used: Vec<Vec<bool>> = Vec::new();
     for sub in &parts {
-        let n = sub.size() as usize;
+        let n = index::size(*sub) as usize;
         let (mut s, mut e, mut u) = (vec![Vec::new(); n], vec![None; n], vec![false; n]);
         for slot in 0..n {
             let Some((us, them)) = index::position(*sub, slot as u64) else {
@@ -127,7 +127,7 @@ fn oracle(pair: Subspace, exits: &BTreeMap<Subspace, Vec<Value>>) -> Vec<Vec<Val
     let other = |p: usize| if parts.len() == 2 { 1 - p } else { p };
     let mut vals: Vec<Vec<Option<Value>>> = parts
         .iter()
-        .map(|s| vec![None; s.size() as usize])
+        .map(|s| vec![None; index::size(*s) as usize])
         .collect();
     let mut d = 0u16;
     let mut last_change = 0u16;
@@ -210,7 +210,7 @@ fn verify_finds_no_mismatch_and_catches_a_planted_one() {
     let copy = temp_dir("planted");
     std::fs::create_dir_all(&copy).unwrap();
     let mut values = tables[&sub].values().unwrap();
-    let slot = (0..sub.size())
+    let slot = (0..index::size(sub))
         .find(|&s| values[s as usize].outcome() == Outcome::Win)
         .unwrap();
     values[slot as usize] = Value::win(values[slot as usize].distance().unwrap() + 2);

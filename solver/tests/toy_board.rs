@@ -126,7 +126,7 @@ fn a_board_defined_as_data_is_solved_stored_verified_and_probed() {
                 "every move has a value"
             );
             for &(m, value) in &moves {
-                let child = by_position[&game::apply(&pos, m)];
+                let child = by_position[&pos.apply(m)];
                 assert_eq!(value.outcome(), child.flip(), "a move's value");
             }
             let (_, best) = best_move(&sol, rules, &pos).unwrap();
@@ -153,7 +153,7 @@ fn a_board_defined_as_data_is_solved_stored_verified_and_probed() {
             );
             for m in moves {
                 let mv = game::parse_move::<Grid>(&pos, rules, m["move"].as_str().unwrap());
-                let child = by_position[&game::apply(&pos, mv.unwrap())];
+                let child = by_position[&pos.apply(mv.unwrap())];
                 assert_eq!(m["value"], child.flip().as_str(), "{text}: {m}");
             }
             let shown = web::get_position(api, "/api/grid/show", &text).json();

@@ -103,7 +103,7 @@ fn positions(n: usize) -> Vec<Position> {
     let mut out = Vec::with_capacity(n);
     while out.len() < n {
         let sub = subs[next(3) as usize];
-        if let Some((us, them)) = index::position(sub, next(sub.size())) {
+        if let Some((us, them)) = index::position(sub, next(index::size(sub))) {
             let side = if next(2) == 0 {
                 Color::White
             } else {

@@ -284,7 +284,7 @@ pub fn table_mib(pos: &Position, max: u64) -> u64 {
 pub struct Analyst<'a> {
     tb: &'a Tablebases,
     options: SearchOptions,
-    search: Option<PlacementSearch<'a>>,
+    search: Option<PlacementSearch<'a, Tablebases>>,
 }
 
 impl<'a> Analyst<'a> {
@@ -304,7 +304,10 @@ impl<'a> Analyst<'a> {
 
     /// The placement search, sized for `pos` when first needed (a late
     /// placement position does not need the full table).
-    fn placement(&mut self, pos: &Position) -> Result<&mut PlacementSearch<'a>, AnalysisError> {
+    fn placement(
+        &mut self,
+        pos: &Position,
+    ) -> Result<&mut PlacementSearch<'a, Tablebases>, AnalysisError> {
         if self.search.is_none() {
             let mib = table_mib(pos, self.options.hash_mib);
             let search = PlacementSearch::with_table_mib(self.tb, mib)

@@ -9,7 +9,7 @@
 //! [`BoardTables`] built once from their [`Geometry`] (points, edges, mills
 //! and the computed symmetry group).
 
-use super::geometry::{Bits, Geometry};
+use super::geometry::{points, Bits, Geometry};
 use super::nine;
 use std::sync::LazyLock;
 
@@ -72,6 +72,18 @@ pub trait Board: Copy + Send + Sync + 'static {
             Self::adjacent(from) & empty
         }
     }
+
+    /// The points of `empty` where a stone of `us` would close a mill.
+    #[inline(always)]
+    fn closing_points(us: Bits, empty: Bits) -> Bits {
+        let mut out = 0;
+        for p in points(empty) {
+            if Self::in_mill(us | 1 << p, p) {
+                out |= 1 << p;
+            }
+        }
+        out
+    }
 }
 
 /// The Nine Men's Morris board (constant tables of [`super::nine`]).
@@ -129,6 +141,11 @@ impl Board for Nine {
     #[inline(always)]
     fn destinations(from: usize, empty: Bits, flies: bool) -> Bits {
         nine::destinations(from, empty, flies)
+    }
+
+    #[inline(always)]
+    fn closing_points(us: Bits, empty: Bits) -> Bits {
+        nine::closing_points(us, empty)
     }
 }
 

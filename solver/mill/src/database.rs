@@ -11,15 +11,18 @@
 //! are solved together, ordered by total stones, since a removal from a pair
 //! with `n` stones leads into a pair with `n − 1`.
 
+use super::board::Nine;
+use super::family::files::FamilyTables;
+use super::index::NineIndex;
 use super::index::{self, Subspace};
-use super::pair::{recompute, Pair};
+use super::pair::{recompute, ExitMissing, MovingPair};
 use super::position::Rules;
 use super::sector::{Sector, TableId};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
-use tablebase::format::{summarize, EntryKind, FormatError};
+use tablebase::format::{summarize, FormatError};
 use tablebase::reader::Table;
 use tablebase::resident::Wdl;
 use tablebase::retro::{solve, Observer, RetroError};
@@ -39,6 +42,9 @@ pub enum DatabaseError {
     /// The retrograde engine failed.
     #[error(transparent)]
     Retro(#[from] RetroError),
+    /// A subspace that a pair's removals lead into is not on disk.
+    #[error(transparent)]
+    Exit(#[from] ExitMissing),
 }
 
 /// Name of a rule set in file names and labels.
@@ -51,73 +57,19 @@ pub fn rules_name(rules: Rules) -> &'static str {
 }
 
 /// The Nine Men's Morris tables of one rule set, as a table set: the
-/// moving-phase subspaces (values with distances) and the placement sectors
-/// (outcomes).
-#[derive(Clone, Copy, Debug)]
-pub struct NineTables {
-    /// The rule set.
-    pub rules: Rules,
-}
-
-impl TableSet for NineTables {
-    type Key = TableId;
-
-    fn generator(&self) -> String {
-        "solver nine generate".into()
-    }
-
-    fn file_name(&self, id: TableId) -> String {
-        let rules = rules_name(self.rules);
-        match id {
-            TableId::Moving(sub) => format!("nine-{rules}-{}-{}.tb", sub.us, sub.them),
-            TableId::Placement(sector) => format!("nine-{rules}-{sector}.tb"),
-        }
-    }
-
-    fn parse_file_name(&self, name: &str) -> Result<Option<TableId>, ()> {
-        match parse_file_name(name) {
-            Some((rules, id)) if rules == self.rules => Ok(Some(id)),
-            Some(_) => Ok(None),
-            None => Err(()),
-        }
-    }
-
-    fn label(&self, id: TableId) -> String {
-        match id {
-            TableId::Moving(sub) => label(self.rules, sub),
-            TableId::Placement(sector) => sector_label(self.rules, sector),
-        }
-    }
-
-    fn slots(&self, id: TableId) -> u64 {
-        match id {
-            TableId::Moving(sub) => sub.size(),
-            TableId::Placement(sector) => sector.size(),
-        }
-    }
-
-    /// Moving-phase tables hold values with distances; placement tables
-    /// outcomes (two-bit, or one-byte values as written before).
-    fn holds(&self, id: TableId, kind: EntryKind) -> bool {
-        match id {
-            TableId::Moving(_) => kind == EntryKind::Value,
-            TableId::Placement(_) => kind != EntryKind::Opaque,
-        }
-    }
-
-    fn prefix(&self) -> &'static str {
-        "nine-"
-    }
-}
+/// family's ([`FamilyTables`]) on the Nine board over Nine's index —
+/// the moving-phase subspaces (values with distances) and the placement
+/// sectors (outcomes).
+pub type NineTables = FamilyTables<Nine, NineIndex>;
 
 /// The tables of `rules` in `dir`.
 pub fn directory(dir: &Path, rules: Rules) -> Directory<NineTables> {
-    Directory::new(dir, NineTables { rules })
+    Directory::new(dir, NineTables::new(rules.rule_set()))
 }
 
 /// The label stored in a subspace's header.
 pub fn label(rules: Rules, sub: Subspace) -> String {
-    format!("nine/{}/{}", rules_name(rules), sub)
+    NineTables::new(rules.rule_set()).label(TableId::Moving(sub))
 }
 
 /// The file of a subspace in `dir`.
@@ -127,7 +79,7 @@ pub fn file_name(dir: &Path, rules: Rules, sub: Subspace) -> PathBuf {
 
 /// The label stored in a placement sector's header.
 pub fn sector_label(rules: Rules, sector: Sector) -> String {
-    format!("nine/{}/{}", rules_name(rules), sector)
+    NineTables::new(rules.rule_set()).label(TableId::Placement(sector))
 }
 
 /// The file of a placement sector in `dir`.
@@ -147,26 +99,13 @@ pub fn missing(dir: &Path, rules: Rules, id: TableId) -> DatabaseError {
 
 /// Parse a file name of ours: rule set and the table it holds.
 pub fn parse_file_name(name: &str) -> Option<(Rules, TableId)> {
-    let rest = name.strip_prefix("nine-")?.strip_suffix(".tb")?;
-    let (flying, rest) = if let Some(r) = rest.strip_prefix("flying-") {
-        (true, r)
-    } else {
-        (false, rest.strip_prefix("noflying-")?)
-    };
-    let numbers: Vec<u8> = rest
-        .split('-')
-        .map(|n| (n.len() == 1).then(|| n.parse().ok()).flatten())
-        .collect::<Option<_>>()?;
-    let id = match numbers[..] {
-        [w, b] if (3..=9).contains(&w) && (3..=9).contains(&b) => {
-            TableId::Moving(Subspace::new(w, b))
+    [true, false].into_iter().find_map(|flying| {
+        let rules = Rules { flying };
+        match NineTables::new(rules.rule_set()).parse_file_name(name) {
+            Ok(Some(id)) => Some((rules, id)),
+            _ => None,
         }
-        [w, b, wf, bf] if Sector::new(w, b, wf, bf).in_game(9) => {
-            TableId::Placement(Sector::new(w, b, wf, bf))
-        }
-        _ => return None,
-    };
-    Some((Rules { flying }, id))
+    })
 }
 
 /// All 49 subspaces as pairs in dependency order, limited to `w + b ≤ max_stones`.
@@ -282,7 +221,9 @@ pub fn generate_pairs(
         let positions: Vec<u64> = parts.iter().map(|s| index::positions(*s)).collect();
         observer.solving(pair, positions.iter().sum());
         let start = Instant::now();
-        let game = Pair::new(rules, pair, |s| &exit_values[&s]);
+        let game = MovingPair::<Nine, NineIndex, Wdl>::new(rules.rule_set(), pair, |s| {
+            exit_values.get(&s)
+        })?;
         let (values, _) = solve(&game, observer)?;
         drop(exit_values);
         for ((sub, vals), n) in parts.iter().zip(&values).zip(&positions) {
@@ -355,7 +296,8 @@ pub fn verify(
         &label,
         observer,
         |slot, us, them| {
-            let v = recompute(rules, us, them, &partner_fn, exit_ref.map(|f| f as _));
+            let exit = exit_ref.map(|f| f as _);
+            let v = recompute::<Nine, NineIndex>(rules.rule_set(), us, them, &partner_fn, exit);
             (v != own[slot as usize]).then(|| (own[slot as usize], v))
         },
     ))
@@ -376,7 +318,7 @@ pub(crate) fn check_slots(
     check: impl Fn(u64, u32, u32) -> Option<(Value, Value)> + Sync,
 ) -> (u64, Vec<Mismatch>) {
     use rayon::prelude::*;
-    let size = sub.size();
+    let size = index::size(sub);
     let count = sample.map_or(size, |n| n.min(size));
     // The i-th slot checked: all in order, or a random one.
     let slot_at = |i: u64| match sample {

@@ -281,7 +281,7 @@ impl<B: Board> RulesLayer<B> {
         let pos = self.parse_shown(text)?;
         let m = parse_move::<B>(&pos, self.rules_of(&pos), mv)
             .map_err(|e| GameError::Input(format!("move `{}`: {e}", mv.trim())))?;
-        Ok(format_position::<B>(&game::apply(&pos, m)))
+        Ok(format_position::<B>(&pos.apply(m)))
     }
 
     fn reading(&self) -> Vec<&'static str> {

@@ -13,6 +13,20 @@
 /// A bitboard: one bit per point.
 pub type Bits = u32;
 
+/// Iterate over the set bits of a bitboard as point indices.
+#[inline(always)]
+pub fn points(mut bits: Bits) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if bits == 0 {
+            None
+        } else {
+            let p = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            Some(p)
+        }
+    })
+}
+
 /// Everything that describes a morris board.
 #[derive(Debug, Clone)]
 pub struct Geometry {

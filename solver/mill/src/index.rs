@@ -15,61 +15,27 @@
 //! The tables (one 64 MiB map from every 24-bit pattern to its class and the
 //! map onto the seed) are built once, in parallel, on first use.
 
+use super::board::Board;
+use super::family::index::{rank_over_free, Indexing, MoverSlots, SlideRanks, SlideSlots};
 use super::geometry::Bits;
 use super::nine::{transform, FULL, SYMMETRIES};
+pub use super::sector::Subspace;
 use rayon::prelude::*;
 use std::ops::ControlFlow;
 use std::sync::LazyLock;
 use tablebase::binomial::{binomial, colex_unrank, scatter, BINOMIAL};
 use tablebase::huge::HugeArray;
 
-/// A moving-phase subspace: stones of the side to move and of the opponent.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Subspace {
-    /// Stones of the side to move.
-    pub us: u8,
-    /// Stones of the opponent.
-    pub them: u8,
+/// Number of slots of subspace `sub` in this index (positions plus
+/// unused slots): `classes(us) × C(24 − us, them)`.
+pub fn size(sub: Subspace) -> u64 {
+    classes(sub.us as usize) as u64 * free_ranks(sub)
 }
 
-impl Subspace {
-    /// The subspace `(us, them)`.
-    pub const fn new(us: u8, them: u8) -> Subspace {
-        Subspace { us, them }
-    }
-
-    /// The subspace of a position.
-    pub fn of(us: Bits, them: Bits) -> Subspace {
-        Subspace::new(us.count_ones() as u8, them.count_ones() as u8)
-    }
-
-    /// The subspace seen from the other side.
-    pub const fn swapped(self) -> Subspace {
-        Subspace::new(self.them, self.us)
-    }
-
-    /// The subspace a removal from `self` leads to (the opponent, one
-    /// stone fewer, is to move), if the game goes on: a side left with
-    /// fewer than three stones has lost.
-    pub fn exit(self) -> Option<Subspace> {
-        (self.them > 3).then(|| Subspace::new(self.them - 1, self.us))
-    }
-
-    /// Number of index slots (positions plus unused slots).
-    pub fn size(self) -> u64 {
-        classes(self.us as usize) as u64 * binomial(24 - self.us as usize, self.them as usize)
-    }
-
-    /// Number of free points left to the opponent: the rank modulus.
-    fn free_ranks(self) -> u64 {
-        binomial(24 - self.us as usize, self.them as usize)
-    }
-}
-
-impl std::fmt::Display for Subspace {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}-{}", self.us, self.them)
-    }
+/// Number of patterns of the opponent's stones over the points the side
+/// to move leaves free: the rank modulus.
+fn free_ranks(sub: Subspace) -> u64 {
+    binomial(24 - sub.us as usize, sub.them as usize)
 }
 
 struct Tables {
@@ -145,22 +111,6 @@ pub fn classes(stones: usize) -> usize {
 /// Make sure the tables are built (they take about a second).
 pub fn warm_up() {
     LazyLock::force(&TABLES);
-}
-
-/// Colex rank of `them` over the points `occupied` leaves free.
-#[inline(always)]
-pub(crate) fn rank_over_free(them: Bits, occupied: Bits) -> u64 {
-    let mut rank = 0;
-    let mut rest = them;
-    let mut i = 1;
-    while rest != 0 {
-        let c = rest.trailing_zeros();
-        rest &= rest - 1;
-        let below = occupied & ((1u32 << c) - 1);
-        rank += BINOMIAL[(c - below.count_ones()) as usize][i];
-        i += 1;
-    }
-    rank
 }
 
 /// The side to move's half of the index computation, done once for many
@@ -326,82 +276,6 @@ impl Slides {
     }
 }
 
-/// The colex rank's terms of a pattern over the points a seed leaves free,
-/// summed once, so that the rank of each pattern one stone move away
-/// (a stone taken off one point of the pattern and put on a free point)
-/// costs a few operations: the shared half of [`Slides`] and of the
-/// family's symmetric index.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct SlideRanks {
-    seed: Bits,
-    /// Stones of the pattern.
-    k: usize,
-    /// The stones' compressed numbers (points the seed leaves free,
-    /// counted), as a bit set.
-    compressed: Bits,
-    /// `p0[t] = Σ_{i ≤ t} C(c_i, i)`, `pm` with `i − 1`, `pp` with `i + 1`
-    /// (for the stones' compressed numbers `c_1 < c_2 < …`).
-    p0: [u64; 25],
-    pm: [u64; 25],
-    pp: [u64; 25],
-}
-
-impl SlideRanks {
-    /// The terms of `stones` (already mapped like the seed) over the points
-    /// `seed` leaves free.
-    #[inline(always)]
-    pub(crate) fn new(stones: Bits, seed: Bits) -> SlideRanks {
-        let mut out = SlideRanks {
-            seed,
-            ..SlideRanks::default()
-        };
-        let mut rest = stones;
-        let mut i = 0;
-        while rest != 0 {
-            let point = rest.trailing_zeros();
-            rest &= rest - 1;
-            let c = (point - (seed & ((1u32 << point) - 1)).count_ones()) as usize;
-            out.compressed |= 1 << c;
-            i += 1;
-            out.p0[i] = out.p0[i - 1] + BINOMIAL[c][i];
-            out.pm[i] = out.pm[i - 1] + BINOMIAL[c][i - 1];
-            out.pp[i] = out.pp[i - 1] + BINOMIAL[c][i + 1];
-        }
-        out.k = i;
-        out
-    }
-
-    /// The compressed number of (mapped) point `point`, and how many of the
-    /// stones' compressed numbers lie below it.
-    #[inline(always)]
-    fn place(&self, point: u32) -> (usize, usize) {
-        let q = point - (self.seed & ((1u32 << point) - 1)).count_ones();
-        let below = (self.compressed & ((1u32 << q) - 1)).count_ones();
-        (q as usize, below as usize)
-    }
-
-    /// The colex rank over the free points of the pattern with its stone on
-    /// (mapped) point `from` moved to the free (mapped) point `to`.
-    #[inline(always)]
-    pub(crate) fn rank(&self, from: u32, to: u32) -> u64 {
-        let k = self.k;
-        // `from` is the a-th stone (1-based); `to` lands after j of them.
-        let (ca, below_a) = self.place(from);
-        let a = below_a + 1;
-        let (q, j) = self.place(to);
-        if ca < q {
-            // Stones a+1..=j move down one place; `to` takes place j.
-            self.p0[a - 1] + (self.pm[j] - self.pm[a]) + BINOMIAL[q][j] + (self.p0[k] - self.p0[j])
-        } else {
-            // `to` takes place j+1; stones j+1..a-1 move up one place.
-            self.p0[j]
-                + BINOMIAL[q][j + 1]
-                + (self.pp[a - 1] - self.pp[j])
-                + (self.p0[k] - self.p0[a])
-        }
-    }
-}
-
 /// The image of every point under every symmetry.
 static POINT_IMAGE: LazyLock<[[u8; 24]; SYMMETRIES]> = LazyLock::new(|| {
     std::array::from_fn(|op| std::array::from_fn(|p| transform(op, 1 << p).trailing_zeros() as u8))
@@ -418,7 +292,7 @@ pub fn prefetch_class(stones: Bits) {
 /// visiting the slots of seeds that only the identity fixes.
 pub fn positions(sub: Subspace) -> u64 {
     let t = &*TABLES;
-    let free = sub.free_ranks();
+    let free = free_ranks(sub);
     t.stabilizers[sub.us as usize]
         .par_iter()
         .enumerate()
@@ -471,7 +345,7 @@ pub fn index(us: Bits, them: Bits) -> u64 {
 #[inline]
 pub fn position(sub: Subspace, slot: u64) -> Option<(Bits, Bits)> {
     let t = &*TABLES;
-    let modulus = sub.free_ranks();
+    let modulus = free_ranks(sub);
     let class = (slot / modulus) as usize;
     let seeds = &t.seeds[sub.us as usize];
     if class >= seeds.len() {
@@ -521,7 +395,7 @@ pub fn for_each_position(
     mut f: impl FnMut(u64, Bits, Bits),
 ) {
     let t = &*TABLES;
-    let modulus = sub.free_ranks();
+    let modulus = free_ranks(sub);
     let seeds = &t.seeds[sub.us as usize];
     let end = range.end.min(seeds.len() as u64 * modulus);
     let mut slot = range.start;
@@ -545,6 +419,84 @@ pub fn for_each_position(
             let c = x | (x - 1);
             x = (c + 1) | (((!c & (c + 1)) - 1) >> (x.trailing_zeros() + 1));
         }
+    }
+}
+
+/// The index of this module as an [`Indexing`]: the symmetry-reduced
+/// index of the Nine Men's Morris board, with its constant maps, huge pages
+/// and batched lookups — the hand-tuned instance of
+/// [`Symmetric`](crate::family::symmetric::Symmetric) (the same slots,
+/// tested), for every game on that board (Nine Men's Morris, with or
+/// without flying, and its reduced games). `B` must be a board with Nine's
+/// points and symmetries ([`crate::board::Nine`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NineIndex;
+
+impl MoverSlots for Mover {
+    type Slides = Slides;
+    #[inline(always)]
+    fn for_each_added(
+        &self,
+        others: Bits,
+        points: Bits,
+        f: impl FnMut(usize, u64) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        Mover::for_each_added(self, others, points, f)
+    }
+    #[inline(always)]
+    fn index(&self, them: Bits) -> u64 {
+        Mover::index(self, them)
+    }
+    #[inline(always)]
+    fn slides(&self, stones: Bits) -> Slides {
+        Mover::slides(self, stones)
+    }
+}
+
+impl SlideSlots for Slides {
+    #[inline(always)]
+    fn index(&self, from: usize, to: usize) -> u64 {
+        Slides::index(self, from, to)
+    }
+}
+
+impl Indexing for NineIndex {
+    type Mover<B: Board> = Mover;
+    fn seeds<B: Board>(stones: usize) -> (Vec<Bits>, Vec<u16>) {
+        let (seeds, stabilizers) = seeds(stones);
+        (seeds.to_vec(), stabilizers.to_vec())
+    }
+    #[inline]
+    fn size<B: Board>(sub: Subspace) -> u64 {
+        size(sub)
+    }
+    #[inline]
+    fn slot<B: Board>(us: Bits, them: Bits) -> u64 {
+        index(us, them)
+    }
+    #[inline]
+    fn position<B: Board>(sub: Subspace, slot: u64) -> Option<(Bits, Bits)> {
+        position(sub, slot)
+    }
+    #[inline(always)]
+    fn mover<B: Board>(us: Bits, them: u32) -> Mover {
+        Mover::new(us, them)
+    }
+    #[inline(always)]
+    fn prefetch_mover<B: Board>(us: Bits) {
+        prefetch_class(us)
+    }
+    #[inline(always)]
+    fn for_each_position<B: Board>(
+        sub: Subspace,
+        range: std::ops::Range<u64>,
+        f: impl FnMut(u64, Bits, Bits),
+    ) {
+        for_each_position(sub, range, f)
+    }
+    #[inline(always)]
+    fn for_each_slot<B: Board>(movers: &[Bits], them: Bits, f: impl FnMut(u64)) {
+        for_each_index(movers, them, f)
     }
 }
 

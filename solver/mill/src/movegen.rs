@@ -72,21 +72,8 @@ pub fn game_over(pos: &Position, rules: Rules) -> Option<GameOver> {
     }
 }
 
-/// The position after the legal move `m`.
+/// The position after the legal move `m` ([`Position::apply`]).
 #[inline]
 pub fn apply(pos: &Position, m: Move) -> Position {
-    let mut next = *pos;
-    let (me, you) = (pos.to_move.index(), pos.to_move.other().index());
-    match m.from() {
-        Some(from) => next.stones[me] ^= 1 << from | 1 << m.to(),
-        None => {
-            next.stones[me] |= 1 << m.to();
-            next.hand[me] -= 1;
-        }
-    }
-    if let Some(r) = m.removal() {
-        next.stones[you] &= !(1 << r);
-    }
-    next.to_move = pos.to_move.other();
-    next
+    pos.apply(m)
 }

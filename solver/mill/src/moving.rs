@@ -9,8 +9,8 @@
 //! opponent is to move, so the successor is `(them', us')`.
 
 use super::board::{Board, Nine};
+use super::geometry::points;
 use super::geometry::Bits;
-use super::nine::points;
 
 /// Marks "no removal" in [`Slide::remove`].
 pub const NO_REMOVAL: u8 = u8::MAX;

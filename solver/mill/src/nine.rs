@@ -219,19 +219,7 @@ pub fn destinations(from: usize, empty: Bits, flies: bool) -> Bits {
     }
 }
 
-/// Iterate over the set bits of a bitboard as point indices.
-#[inline(always)]
-pub fn points(mut bits: Bits) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        if bits == 0 {
-            None
-        } else {
-            let p = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            Some(p)
-        }
-    })
-}
+pub use super::geometry::points;
 
 #[cfg(test)]
 mod tests {

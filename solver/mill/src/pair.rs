@@ -1,16 +1,21 @@
-//! A pair of Nine Men's Morris moving-phase subspaces `(w, b)` and `(b, w)`
-//! as a game for the retrograde engine, and the forward recomputation of a
-//! stored value from its successors that `solver nine verify` uses.
+//! A pair of moving-phase subspaces `(w, b)` and `(b, w)` of any board as a
+//! game for the retrograde engine, and the forward recomputation of a
+//! stored value from its successors that `verify` uses: one implementation
+//! for every game of the family, monomorphised per board `B` and index `I`
+//! (Nine Men's Morris: [`crate::board::Nine`] over
+//! [`crate::index::NineIndex`]).
 //!
 //! A move without removal from `(w, b)` lands in `(b, w)` and back; a move
 //! with removal leaves the pair into the solved subspace `(b − 1, w)` (or
 //! wins at once when the opponent drops to two stones).
 
-use super::geometry::Bits;
-use super::index::{self, Subspace};
-use super::moving::{flies, for_each_move};
-use super::nine;
-use super::position::Rules;
+use crate::board::Board;
+use crate::family::index::{Indexing, MoverSlots, SlideSlots};
+use crate::geometry::{points, Bits};
+use crate::moving::{flies, for_each_move_on, for_each_unmove_on};
+use crate::sector::Subspace;
+use crate::variant::{FullBoard, RuleSet};
+use std::marker::PhantomData;
 use tablebase::resident::Wdl;
 use tablebase::{Exit, Outcome, RetroGame, Value};
 
@@ -52,43 +57,57 @@ impl Outcomes for Wdl {
     }
 }
 
-/// One pair of subspaces, with the solved tables its removals lead into.
-pub struct Pair<'a, V: Outcomes> {
-    /// The rules.
-    pub rules: Rules,
-    /// The subspaces: `[(w, b), (b, w)]`, or just `[(w, w)]`.
-    pub subspaces: Vec<Subspace>,
-    /// For each part, the outcomes of the subspace its removals reach
-    /// (`None` when a removal ends the game).
-    pub exits: Vec<Option<&'a V>>,
+/// A subspace that a pair's removals lead into was not given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("subspace {0} is needed before this pair is solved")]
+pub struct ExitMissing(pub Subspace);
+
+/// One pair of moving-phase subspaces of board `B` over index `I` as a
+/// game for the retrograde engine, with the outcomes (`V`: values in
+/// memory, or two bits a slot) of the solved subspaces its removals lead
+/// into.
+pub struct MovingPair<'a, B: Board, I: Indexing, V: Outcomes + ?Sized = [Value]> {
+    rules: RuleSet,
+    parts: Vec<Subspace>,
+    exits: Vec<Option<&'a V>>,
+    board: PhantomData<(B, I)>,
 }
 
-impl<'a, V: Outcomes> Pair<'a, V> {
-    /// The pair containing `sub`, with the exit tables from `lookup`
-    /// (called with each exit subspace that has at least three stones).
+impl<'a, B: Board, I: Indexing, V: Outcomes + ?Sized> MovingPair<'a, B, I, V> {
+    /// The pair of `sub` (`[(w, b), (b, w)]`, or `[(w, w)]`); `lookup`
+    /// gives the solved outcomes of each subspace a removal leads into
+    /// (asked only for subspaces where the game goes on, see
+    /// [`Subspace::exit`]).
     pub fn new(
-        rules: Rules,
+        rules: RuleSet,
         sub: Subspace,
-        mut lookup: impl FnMut(Subspace) -> &'a V,
-    ) -> Pair<'a, V> {
-        let subspaces = if sub.us == sub.them {
+        mut lookup: impl FnMut(Subspace) -> Option<&'a V>,
+    ) -> Result<MovingPair<'a, B, I, V>, ExitMissing> {
+        let parts = if sub.us == sub.them {
             vec![sub]
         } else {
             vec![sub, sub.swapped()]
         };
-        let exits = subspaces
-            .iter()
-            .map(|s| s.exit().map(&mut lookup))
-            .collect();
-        Pair {
-            rules,
-            subspaces,
-            exits,
+        let mut exits = Vec::new();
+        for part in &parts {
+            exits.push(match part.exit() {
+                None => None,
+                Some(e) => Some(lookup(e).ok_or(ExitMissing(e))?),
+            });
         }
+        Ok(MovingPair {
+            rules,
+            parts,
+            exits,
+            board: PhantomData,
+        })
     }
-}
 
-impl<V: Outcomes> Pair<'_, V> {
+    /// The subspaces of the pair, in the order of the engine's parts.
+    pub fn parts(&self) -> &[Subspace] {
+        &self.parts
+    }
+
     /// The successors inside the pair of `(us, them)`, a position of
     /// `part` (to `succ`), and its best exit.
     #[inline(always)]
@@ -101,17 +120,22 @@ impl<V: Outcomes> Pair<'_, V> {
     ) -> Exit {
         // Without removal the opponent's stones are the next mover's,
         // unchanged, and the successors differ from each other by one
-        // stone's move: `Slides` ranks them from what they share.
-        let slides = index::Mover::new(them, us.count_ones()).slides(us);
-        let empty = !(us | them) & nine::FULL;
+        // stone's move: `slides` ranks them from what they share.
+        let slides = I::mover::<B>(them, us.count_ones()).slides(us);
+        let empty = !(us | them) & B::FULL;
         let fly = flies(us, self.rules.flying);
-        // The mill-closing moves' results (the mover's stones after them).
+        // The mill-closing moves' results (the mover's stones after them):
+        // at most 3 flying stones × 21 empty points, or 12 stones × 5
+        // neighbours.
         let mut closing = [0; 64];
         let mut n = 0;
-        for from in nine::points(us) {
+        let mut moves = false;
+        for from in points(us) {
             let rest = us & !(1 << from);
-            for to in nine::points(nine::destinations(from, empty, fly)) {
-                if nine::in_mill(rest | 1 << to, to) {
+            let to_points = B::destinations(from, empty, fly);
+            moves |= to_points != 0;
+            for to in points(to_points) {
+                if B::in_mill(rest | 1 << to, to) {
                     closing[n] = rest | 1 << to;
                     n += 1;
                 } else {
@@ -119,11 +143,14 @@ impl<V: Outcomes> Pair<'_, V> {
                 }
             }
         }
-        let taken = nine::removable(them);
+        // A full board (only after placement) is a draw under that rule.
+        if !moves && (us | them) == B::FULL && self.rules.full_board == FullBoard::Draw {
+            return Exit::Draw;
+        }
         if n == 0 {
             Exit::None
         } else {
-            self.best_removal(part, them, taken, &closing[..n])
+            self.best_removal(part, them, B::removable(them), &closing[..n])
         }
     }
 
@@ -136,10 +163,82 @@ impl<V: Outcomes> Pair<'_, V> {
             return Exit::Win;
         };
         let w = closing[0].count_ones();
-        best_removal(table, them, taken, closing, index::prefetch_class, |rest| {
-            let mover = index::Mover::new(rest, w);
-            move |nt| mover.index(nt)
-        })
+        best_removal(
+            table,
+            them,
+            taken,
+            closing,
+            I::prefetch_mover::<B>,
+            |rest| {
+                let mover = I::mover::<B>(rest, w);
+                move |nt| mover.index(nt)
+            },
+        )
+    }
+}
+
+impl<B: Board, I: Indexing, V: Outcomes + ?Sized> RetroGame for MovingPair<'_, B, I, V> {
+    fn parts(&self) -> usize {
+        self.parts.len()
+    }
+
+    fn size(&self, part: usize) -> u64 {
+        I::size::<B>(self.parts[part])
+    }
+
+    fn expand(&self, part: usize, idx: u64, succ: &mut impl FnMut(u64)) -> Option<Exit> {
+        let (us, them) = I::position::<B>(self.parts[part], idx)?;
+        Some(self.expand_position(part, us, them, succ))
+    }
+
+    /// Slots in order ([`Indexing::for_each_position`]), in batches: the
+    /// index entry of each position's opponent (the next mover after a
+    /// move without removal) misses the cache, so the batch's lookups are
+    /// asked for first.
+    fn expand_each(
+        &self,
+        part: usize,
+        range: std::ops::Range<u64>,
+        visit: &mut impl FnMut(u64, Exit, &mut Vec<u64>),
+    ) {
+        const BATCH: usize = 16;
+        let mut buf = Vec::new();
+        let mut batch = [(0u64, 0, 0); BATCH];
+        let mut n = 0;
+        let mut flush = |batch: &[(u64, Bits, Bits)]| {
+            for &(_, _, them) in batch {
+                I::prefetch_mover::<B>(them);
+            }
+            for &(idx, us, them) in batch {
+                buf.clear();
+                let exit = self.expand_position(part, us, them, &mut |j| buf.push(j));
+                visit(idx, exit, &mut buf);
+            }
+        };
+        I::for_each_position::<B>(self.parts[part], range, |idx, us, them| {
+            batch[n] = (idx, us, them);
+            n += 1;
+            if n == BATCH {
+                flush(&batch);
+                n = 0;
+            }
+        });
+        flush(&batch[..n]);
+    }
+
+    fn predecessors(&self, part: usize, idx: u64, pred: &mut impl FnMut(u64)) {
+        let Some((us, them)) = I::position::<B>(self.parts[part], idx) else {
+            return;
+        };
+        // At most 3 × 21 unmoves (a flying side), or 12 stones × 5
+        // neighbours; gathered so that their index lookups overlap.
+        let mut prevs = [0; 64];
+        let mut n = 0;
+        for_each_unmove_on::<B>(us, them, self.rules.flying, |prev| {
+            prevs[n] = prev;
+            n += 1;
+        });
+        I::for_each_slot::<B>(&prevs[..n], us, pred);
     }
 }
 
@@ -150,10 +249,9 @@ impl<V: Outcomes> Pair<'_, V> {
 /// `mover(rest)` (the slot of a position whose side to move has `rest`,
 /// given the opponent's stones) is prepared once a pattern; every cache
 /// miss (`prefetch` of the pattern's class entry, then the exit slots) is
-/// asked for before the first is waited on. Shared by Nine's pair and the
-/// family's.
+/// asked for before the first is waited on.
 #[inline(always)]
-pub(crate) fn best_removal<V: Outcomes + ?Sized, S: Fn(Bits) -> u64>(
+fn best_removal<V: Outcomes + ?Sized, S: Fn(Bits) -> u64>(
     table: &V,
     them: Bits,
     taken: Bits,
@@ -161,12 +259,12 @@ pub(crate) fn best_removal<V: Outcomes + ?Sized, S: Fn(Bits) -> u64>(
     prefetch: impl Fn(Bits),
     mover: impl Fn(Bits) -> S,
 ) -> Exit {
-    for r in nine::points(taken) {
+    for r in points(taken) {
         prefetch(them & !(1 << r));
     }
     let mut slots = [0u64; 64];
     let mut best = Exit::None;
-    for r in nine::points(taken) {
+    for r in points(taken) {
         let slot_of = mover(them & !(1 << r));
         for (slot, &nt) in slots.iter_mut().zip(closing) {
             *slot = slot_of(nt);
@@ -183,77 +281,15 @@ pub(crate) fn best_removal<V: Outcomes + ?Sized, S: Fn(Bits) -> u64>(
     best
 }
 
-impl<V: Outcomes> RetroGame for Pair<'_, V> {
-    fn parts(&self) -> usize {
-        self.subspaces.len()
-    }
-
-    fn size(&self, part: usize) -> u64 {
-        self.subspaces[part].size()
-    }
-
-    fn expand(&self, part: usize, idx: u64, succ: &mut impl FnMut(u64)) -> Option<Exit> {
-        let (us, them) = index::position(self.subspaces[part], idx)?;
-        Some(self.expand_position(part, us, them, succ))
-    }
-
-    /// Slots in order: the positions come from stepping through the
-    /// opponent's patterns ([`index::for_each_position`]) instead of
-    /// decoding every slot.
-    fn expand_each(
-        &self,
-        part: usize,
-        range: std::ops::Range<u64>,
-        visit: &mut impl FnMut(u64, Exit, &mut Vec<u64>),
-    ) {
-        // Positions go through in batches: the class-table entry of each
-        // one's opponent (the next mover after a move without removal)
-        // misses the cache, so the batch's lookups are asked for first.
-        const BATCH: usize = 16;
-        let mut buf = Vec::new();
-        let mut batch = [(0u64, 0, 0); BATCH];
-        let mut n = 0;
-        let mut flush = |batch: &[(u64, Bits, Bits)]| {
-            for &(_, _, them) in batch {
-                index::prefetch_class(them);
-            }
-            for &(idx, us, them) in batch {
-                buf.clear();
-                let exit = self.expand_position(part, us, them, &mut |j| buf.push(j));
-                visit(idx, exit, &mut buf);
-            }
-        };
-        index::for_each_position(self.subspaces[part], range, |idx, us, them| {
-            batch[n] = (idx, us, them);
-            n += 1;
-            if n == BATCH {
-                flush(&batch);
-                n = 0;
-            }
-        });
-        flush(&batch[..n]);
-    }
-
-    fn predecessors(&self, part: usize, idx: u64, pred: &mut impl FnMut(u64)) {
-        if let Some((us, them)) = index::position(self.subspaces[part], idx) {
-            // At most 3 × 21 unmoves (a flying side); gathered so that the
-            // index lookups overlap.
-            let mut prevs = [0; 64];
-            let mut n = 0;
-            super::moving::for_each_unmove(us, them, self.rules.flying, |prev| {
-                prevs[n] = prev;
-                n += 1;
-            });
-            index::for_each_index(&prevs[..n], us, pred);
-        }
-    }
-}
-
-/// The value of `(us, them)` recomputed from the stored values of its
-/// successors: `partner` holds the subspace moves without removal reach,
-/// `exit` the one removals reach (`None` when a removal wins at once).
-pub fn recompute(
-    rules: Rules,
+/// The value of the moving-phase position `(us, them)` of board `B`
+/// recomputed from its successors' stored values, looked up by slot of
+/// index `I`: `partner` in the subspace moves without removal reach, `exit`
+/// in the one removals reach (`None` when a removal wins at once). A win
+/// takes the fastest way out, a loss the slowest; a removal counts one ply
+/// (distance to conversion). The definition of a stored value, which
+/// `verify` checks every table against.
+pub fn recompute<B: Board, I: Indexing>(
+    rules: RuleSet,
     us: Bits,
     them: Bits,
     partner: &dyn Fn(u64) -> Value,
@@ -262,25 +298,31 @@ pub fn recompute(
     let mut best_win: Option<u16> = None;
     let mut draw = false;
     let mut longest_loss: Option<u16> = None;
-    for_each_move(us, them, rules.flying, |m| {
+    let mut moves = false;
+    for_each_move_on::<B>(us, them, rules.flying, |m| {
+        moves = true;
         let (nu, nt) = m.apply(us, them);
+        let slot = I::slot::<B>(nu, nt);
         // The successor's value for the opponent, and the plies it adds.
         let (v, conversion) = match (m.removal(), exit) {
             (Some(_), None) => (Value::loss(0), true),
-            (Some(_), Some(exit)) => (exit(index::index(nu, nt)), true),
-            (None, _) => (partner(index::index(nu, nt)), false),
+            (Some(_), Some(exit)) => (exit(slot), true),
+            (None, _) => (partner(slot), false),
         };
         let after = |d: u16| if conversion { 1 } else { d + 1 };
         match (v.outcome(), v.distance()) {
             (Outcome::Loss, Some(d)) => {
-                best_win = Some(best_win.map_or(after(d), |b| b.min(after(d))));
+                best_win = Some(best_win.map_or(after(d), |b| b.min(after(d))))
             }
             (Outcome::Win, Some(d)) => {
-                longest_loss = Some(longest_loss.map_or(after(d), |b| b.max(after(d))));
+                longest_loss = Some(longest_loss.map_or(after(d), |b| b.max(after(d))))
             }
             _ => draw = true,
         }
     });
+    if !moves && (us | them) == B::FULL && rules.full_board == FullBoard::Draw {
+        return Value::DRAW;
+    }
     match (best_win, draw, longest_loss) {
         (Some(d), _, _) => Value::win(d),
         (None, true, _) => Value::DRAW,

@@ -17,15 +17,18 @@
 //! seed (at most 82,880, in the cache) 64 at a time for those disjoint
 //! from the pattern, a comparison the compiler vectorises.
 
+use super::board::Board;
+use super::family::index::rank_over_free;
+use super::family::index::Indexing;
 use super::geometry::Bits;
-use super::index::{self, Mover};
+use super::pair::Outcomes;
 use super::sector::{Placements, Sector};
 use rayon::prelude::*;
+use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 use tablebase::binomial::{binomial, colex_unrank};
 use tablebase::format::{OUTCOME_DRAW, OUTCOME_LOSS, OUTCOME_WIN};
 use tablebase::huge::HugeArray;
-use tablebase::resident::Wdl;
 use tablebase::retro::Observer;
 use tablebase::Outcome;
 
@@ -49,29 +52,30 @@ fn next_pattern(x: Bits) -> Bits {
     (c + 1) | (((!c & (c + 1)) - 1) >> (x.trailing_zeros() + 1))
 }
 
-/// The outcome of every slot of `sector` (unused slots hold draws), as
-/// two-bit codes ([`code`]) packed four to a byte, low bits first, from
-/// the outcomes of the tables its placements lead into: `plain`
-/// ([`Sector::after`]`(false)`) and `removal` (`after(true)`, `None` when
-/// no lookup is ever made there).
-pub fn solve(
+/// The outcome of every slot of `sector` on board `B` over index `I`
+/// (unused slots hold draws), as two-bit codes ([`code`]) packed four to a
+/// byte, low bits first, from the outcomes of the tables its placements
+/// lead into: `plain` ([`Sector::after`]`(false)`) and `removal`
+/// (`after(true)`, `None` when no lookup is ever made there).
+pub fn solve<B: Board, I: Indexing, P: Outcomes + ?Sized, R: Outcomes + ?Sized>(
     sector: Sector,
-    plain: &Wdl,
-    removal: Option<&Wdl>,
+    plain: &P,
+    removal: Option<&R>,
     observer: &dyn Observer,
 ) -> Vec<u8> {
     let (us_stones, them_stones) = (sector.us as usize, sector.them as usize);
-    let (seeds, stabilizers) = index::seeds(us_stones);
-    let out: HugeArray<AtomicU8> = HugeArray::zeroed(sector.size() as usize);
-    let patterns = binomial(24, them_stones);
-    let walk = Walk {
+    let (seeds, stabilizers) = I::seeds::<B>(us_stones);
+    let out: HugeArray<AtomicU8> = HugeArray::zeroed(I::size::<B>(sector.subspace()) as usize);
+    let patterns = binomial(B::POINTS, them_stones);
+    let walk = Walk::<B, I, P, R> {
         sector,
-        seeds,
-        stabilizers,
-        modulus: binomial(24 - us_stones, them_stones),
+        seeds: &seeds,
+        stabilizers: &stabilizers,
+        modulus: binomial(B::POINTS - us_stones, them_stones),
         plain,
         removal,
         out: &out,
+        board: PhantomData,
     };
     (0..patterns.div_ceil(TASK)).into_par_iter().for_each_init(
         Placements::default,
@@ -92,20 +96,37 @@ pub fn solve(
 }
 
 /// What every opponent pattern's walk shares.
-struct Walk<'a> {
+struct Walk<'a, B, I, P: ?Sized, R: ?Sized> {
     sector: Sector,
     /// The side to move's seeds, in class order, and their stabilisers.
     seeds: &'a [Bits],
     stabilizers: &'a [u16],
     /// Slots a class of the side to move spans.
     modulus: u64,
-    plain: &'a Wdl,
-    removal: Option<&'a Wdl>,
+    plain: &'a P,
+    removal: Option<&'a R>,
     /// One outcome code a slot.
     out: &'a [AtomicU8],
+    board: PhantomData<(B, I)>,
 }
 
-impl Walk<'_> {
+/// Is `them` the smallest of its images under the maps of `stab` (a
+/// seed's stabiliser)? Only then is the position of that seed and `them`
+/// stored; the other images' slots are unused.
+#[inline(always)]
+fn smallest_under<B: Board>(stab: u16, them: Bits) -> bool {
+    let mut rest = stab & !1;
+    while rest != 0 {
+        let o = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        if B::transform(o, them) < them {
+            return false;
+        }
+    }
+    true
+}
+
+impl<B: Board, I: Indexing, P: Outcomes + ?Sized, R: Outcomes + ?Sized> Walk<'_, B, I, P, R> {
     /// Solve every position whose opponent has the stones `them` (as they
     /// stand, not mapped): each seed of the side to move on the free
     /// points, where the pair is a position. Returns the slots visited
@@ -116,16 +137,12 @@ impl Walk<'_> {
         let next_us = u32::from(sector.us) + 1;
         // The successors' side to move: the opponent, and the opponent less
         // each stone a mill may take (prepared on first use).
-        let next = Mover::new(them, next_us);
-        let mut after: [Option<Mover>; 24] = [None; 24];
+        let next = I::mover::<B>(them, next_us);
+        let mut after: [Option<I::Mover<B>>; 32] = [None; 32];
         let mut after_removal =
-            |r: usize| *after[r].get_or_insert_with(|| Mover::new(them & !(1 << r), next_us));
-        let plain = |slot: u64| self.plain.get(slot).unwrap_or(Outcome::Draw);
-        let removal = |slot: u64| {
-            self.removal
-                .and_then(|r| r.get(slot))
-                .unwrap_or(Outcome::Draw)
-        };
+            |r: usize| *after[r].get_or_insert_with(|| I::mover::<B>(them & !(1 << r), next_us));
+        let plain = |slot: u64| self.plain.outcome(slot);
+        let removal = |slot: u64| self.removal.map_or(Outcome::Draw, |r| r.outcome(slot));
         let mut visited = 0;
         for (block, seeds) in self.seeds.chunks(64).enumerate() {
             let mut disjoint = 0u64;
@@ -138,14 +155,21 @@ impl Walk<'_> {
                 disjoint &= disjoint - 1;
                 let (us, class) = (seeds[j], block * 64 + j);
                 let stab = self.stabilizers[class];
-                if stab != 1 && !index::smallest_under(stab, them) {
+                if stab != 1 && !smallest_under::<B>(stab, them) {
                     continue;
                 }
-                placements.set_after(us, them, &next);
-                let o = placements.value(sector, us, them, &plain, &removal, &mut after_removal);
+                placements.set_after::<B>(us, them, &next);
+                let o = placements.value::<B, _>(
+                    sector,
+                    us,
+                    them,
+                    &plain,
+                    &removal,
+                    &mut after_removal,
+                );
                 // Slots start zeroed: draws.
                 if o != Outcome::Draw {
-                    let slot = class as u64 * self.modulus + index::rank_over_free(them, us);
+                    let slot = class as u64 * self.modulus + rank_over_free(them, us);
                     self.out[slot as usize].store(code(o), Relaxed);
                 }
             }
@@ -175,13 +199,18 @@ fn pack(codes: &[AtomicU8]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::{Morabaraba, Nine, Six};
+    use crate::family::index::Dense;
+    use crate::family::symmetric::Symmetric;
+    use crate::index::NineIndex;
     use crate::sector::{recompute, TableId};
+    use tablebase::resident::Wdl;
     use tablebase::retro::Silent;
 
-    fn slots(id: TableId) -> u64 {
+    fn slots<B: Board, I: Indexing>(id: TableId) -> u64 {
         match id {
-            TableId::Moving(sub) => sub.size(),
-            TableId::Placement(s) => s.size(),
+            TableId::Moving(sub) => I::size::<B>(sub),
+            TableId::Placement(s) => I::size::<B>(s.subspace()),
         }
     }
 
@@ -206,46 +235,75 @@ mod tests {
         Wdl::from_packed(slots, &packed).unwrap()
     }
 
-    #[test]
-    fn every_slot_equals_its_recomputed_value() {
-        // Random successor outcomes, so that every kind of successor
-        // decides somewhere: the pass must agree with `recompute`, which
-        // decodes each slot and ranks each successor from scratch, on
-        // every slot, and leave unused slots drawn.
-        let all = Sector::all(9);
+    /// The pass against `recompute`, which decodes each slot and ranks each
+    /// successor from scratch, on every slot of `sectors` of a game with
+    /// `stones` a side on board `B` over index `I`, with random successor
+    /// outcomes (so that every kind of successor decides somewhere);
+    /// unused slots stay drawn. Returns how many slots came out won,
+    /// drawn and lost.
+    fn check<B: Board, I: Indexing>(stones: u8, sectors: &[Sector]) -> [u64; 3] {
+        let all = Sector::all(stones);
         let mut decided = [0u64; 3];
-        for (i, sector) in [
-            Sector::new(0, 0, 9, 9),
-            Sector::new(0, 1, 9, 8),
-            Sector::new(1, 1, 8, 8),
-            Sector::new(2, 3, 6, 6),
-            Sector::new(3, 3, 1, 0),
-            Sector::new(4, 3, 2, 2),
-            Sector::new(3, 5, 1, 1),
-            Sector::new(5, 2, 2, 1),
-        ]
-        .into_iter()
-        .enumerate()
-        {
+        for (i, &sector) in sectors.iter().enumerate() {
             assert!(all.contains(&sector), "{sector}");
             let won = i % 2 == 1;
-            let plain = random_table(slots(sector.after(false)), 7 + i as u64, won);
-            let removal = random_table(slots(sector.after(sector.them > 0)), 99 + i as u64, won);
+            let plain = random_table(slots::<B, I>(sector.after(false)), 7 + i as u64, won);
+            let removal = random_table(
+                slots::<B, I>(sector.after(sector.them > 0)),
+                99 + i as u64,
+                won,
+            );
             let removal = (sector.them > 0 && !sector.removal_wins()).then_some(&removal);
-            let packed = solve(sector, &plain, removal, &Silent);
-            let got = Wdl::from_packed(sector.size(), &packed).unwrap();
+            let packed = solve::<B, I, _, _>(sector, &plain, removal, &Silent);
+            let size = I::size::<B>(sector.subspace());
+            let got = Wdl::from_packed(size, &packed).unwrap();
             let plain_fn = |slot: u64| plain.get(slot).unwrap_or(Outcome::Draw);
             let removal_fn = |slot: u64| removal.and_then(|r| r.get(slot)).unwrap_or(Outcome::Draw);
-            for slot in 0..sector.size() {
-                let expected = match index::position(sector.subspace(), slot) {
-                    Some((us, them)) => recompute(sector, us, them, &plain_fn, &removal_fn),
+            for slot in 0..size {
+                let expected = match I::position::<B>(sector.subspace(), slot) {
+                    Some((us, them)) => recompute::<B, I>(sector, us, them, &plain_fn, &removal_fn),
                     None => Outcome::Draw,
                 };
                 assert_eq!(got.get(slot), Some(expected), "{sector} slot {slot}");
                 decided[code(expected) as usize] += 1;
             }
         }
+        decided
+    }
+
+    #[test]
+    fn every_slot_equals_its_recomputed_value() {
+        let decided = check::<Nine, NineIndex>(
+            9,
+            &[
+                Sector::new(0, 0, 9, 9),
+                Sector::new(0, 1, 9, 8),
+                Sector::new(1, 1, 8, 8),
+                Sector::new(2, 3, 6, 6),
+                Sector::new(3, 3, 1, 0),
+                Sector::new(4, 3, 2, 2),
+                Sector::new(3, 5, 1, 1),
+                Sector::new(5, 2, 2, 1),
+            ],
+        );
         // Every outcome occurs (the comparison is not vacuous).
+        assert!(decided.iter().all(|&n| n > 0), "{decided:?}");
+    }
+
+    #[test]
+    fn the_pass_is_the_same_on_every_board_and_index() {
+        let sectors = [
+            Sector::new(0, 1, 6, 5),
+            Sector::new(2, 3, 2, 2),
+            Sector::new(3, 3, 1, 0),
+            Sector::new(4, 2, 1, 1),
+        ];
+        let decided = check::<Six, Dense>(6, &sectors);
+        assert!(decided.iter().all(|&n| n > 0), "{decided:?}");
+        let decided = check::<Six, Symmetric>(6, &sectors);
+        assert!(decided.iter().all(|&n| n > 0), "{decided:?}");
+        let decided =
+            check::<Morabaraba, Symmetric>(12, &[Sector::new(3, 3, 2, 2), Sector::new(4, 3, 1, 1)]);
         assert!(decided.iter().all(|&n| n > 0), "{decided:?}");
     }
 }

@@ -11,7 +11,9 @@
 //! format's outcome entries, which take a third of the bytes that one-byte
 //! entries take once compressed).
 
+use super::board::Nine;
 use super::database::{check_slots, scan_all, DatabaseError, Mismatch, Tables};
+use super::index::NineIndex;
 use super::index::{self, Subspace};
 use super::placement_pass;
 use super::position::Rules;
@@ -134,15 +136,24 @@ pub fn generate(
         succ.retain(&sectors[i..]);
         let (plain, removal) = successors(sector, &mut succ, &placement)?;
         let start = Instant::now();
-        observer.start(&sector.to_string(), sector.size());
-        let packed = placement_pass::solve(sector, &plain, removal.as_deref(), observer);
+        observer.start(&sector.to_string(), index::size(sector.subspace()));
+        let packed = placement_pass::solve::<Nine, NineIndex, _, _>(
+            sector,
+            &*plain,
+            removal.as_deref(),
+            observer,
+        );
         observer.finish();
         let positions = index::positions(sector.subspace());
-        let header = summarize_outcomes(&packed, sector.size(), positions);
+        let header = summarize_outcomes(&packed, index::size(sector.subspace()), positions);
         let id = TableId::Placement(sector);
         tables.write_outcomes(id, &header, &packed, ZSTD_LEVEL)?;
         placement.insert(sector, tables.open(id)?);
-        observer.solved(sector, sector.size(), start.elapsed().as_secs_f64());
+        observer.solved(
+            sector,
+            index::size(sector.subspace()),
+            start.elapsed().as_secs_f64(),
+        );
     }
     Ok(())
 }
@@ -191,7 +202,7 @@ pub fn verify(
         &label,
         observer,
         |slot, us, them| {
-            let v = recompute(sector, us, them, &plain_fn, &removal_fn);
+            let v = recompute::<Nine, NineIndex>(sector, us, them, &plain_fn, &removal_fn);
             let s = own.get(slot).unwrap_or(Outcome::Draw);
             (v != s).then(|| (stored(s), stored(v)))
         },

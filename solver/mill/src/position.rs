@@ -49,6 +49,15 @@ pub struct Rules {
     pub flying: bool,
 }
 
+impl Rules {
+    /// The rule set of the family these rules are for Nine Men's Morris:
+    /// nine stones a side (the board's own game; tables of reduced games
+    /// are named by subspace and sector, not by stone count).
+    pub const fn rule_set(self) -> crate::variant::RuleSet {
+        crate::variant::RuleSet::new(9, self.flying)
+    }
+}
+
 impl Default for Rules {
     fn default() -> Self {
         Rules { flying: true }
@@ -267,6 +276,26 @@ impl Position {
             return Err(PositionError::FinishedBefore(self.to_move.other().name()));
         }
         Ok(())
+    }
+
+    /// The position after the legal move `m` (on any board: the move
+    /// names its points).
+    #[inline]
+    pub fn apply(&self, m: Move) -> Position {
+        let mut next = *self;
+        let (me, you) = (self.to_move.index(), self.to_move.other().index());
+        match m.from() {
+            Some(from) => next.stones[me] ^= 1 << from | 1 << m.to(),
+            None => {
+                next.stones[me] |= 1 << m.to();
+                next.hand[me] -= 1;
+            }
+        }
+        if let Some(r) = m.removal() {
+            next.stones[you] &= !(1 << r);
+        }
+        next.to_move = self.to_move.other();
+        next
     }
 
     /// The same position with the colours swapped (White's stones become

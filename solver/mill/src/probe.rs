@@ -21,8 +21,10 @@
 use super::database::{
     file_name, missing, open_checked, open_table, sector_file_name, DatabaseError,
 };
+use super::geometry::Bits;
 use super::index::{self, Subspace};
 use super::movegen::{apply, for_each_move, game_over};
+use super::placement::PlacementGame;
 use super::position::{Color, Move, Position, PositionError, Rules};
 use super::sector::{Sector, TableId};
 use std::collections::HashMap;
@@ -414,4 +416,30 @@ const SECTOR_CELLS: usize = 2000;
 fn sector_cell(s: Sector) -> usize {
     ((s.us as usize * 10 + s.them as usize) * 10 + s.us_hand as usize) * 2
         + (s.us_hand - s.them_hand) as usize
+}
+
+/// The placement search over Nine Men's Morris's tables: the moving-phase
+/// outcome of every position where placement ends.
+impl PlacementGame for Tablebases {
+    type Board = crate::board::Nine;
+    type Error = ProbeError;
+
+    fn validate(&self, pos: &Position) -> Result<(), ProbeError> {
+        Ok(pos.validate()?)
+    }
+
+    #[inline]
+    fn for_each_move(&self, pos: &Position, f: impl FnMut(Move)) {
+        for_each_move(pos, self.rules(), f);
+    }
+
+    #[inline]
+    fn ended(&self, pos: &Position) -> Option<i8> {
+        game_over(pos, self.rules()).map(|_| -1)
+    }
+
+    #[inline]
+    fn leaf(&self, us: Bits, them: Bits) -> Result<Outcome, ProbeError> {
+        self.probe_outcome(us, them)
+    }
 }

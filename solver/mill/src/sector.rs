@@ -14,12 +14,51 @@
 //! with one stone less in hand ([`Sector::after`]), down to the moving
 //! phase. Sectors are solved in order of the stones left in hand.
 
-use super::geometry::Bits;
-use super::index::{Mover, Subspace};
-use super::nine::{closing_points, points, removable, FULL};
+use super::board::Board;
+use super::family::index::{Indexing, MoverSlots};
+use super::geometry::{points, Bits};
 use super::position::{Color, Position};
 use std::ops::ControlFlow;
 use tablebase::Outcome;
+
+/// A moving-phase subspace: stones of the side to move and of the opponent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Subspace {
+    /// Stones of the side to move.
+    pub us: u8,
+    /// Stones of the opponent.
+    pub them: u8,
+}
+
+impl Subspace {
+    /// The subspace `(us, them)`.
+    pub const fn new(us: u8, them: u8) -> Subspace {
+        Subspace { us, them }
+    }
+
+    /// The subspace of a position.
+    pub fn of(us: Bits, them: Bits) -> Subspace {
+        Subspace::new(us.count_ones() as u8, them.count_ones() as u8)
+    }
+
+    /// The subspace seen from the other side.
+    pub const fn swapped(self) -> Subspace {
+        Subspace::new(self.them, self.us)
+    }
+
+    /// The subspace a removal from `self` leads to (the opponent, one
+    /// stone fewer, is to move), if the game goes on: a side left with
+    /// fewer than three stones has lost.
+    pub fn exit(self) -> Option<Subspace> {
+        (self.them > 3).then(|| Subspace::new(self.them - 1, self.us))
+    }
+}
+
+impl std::fmt::Display for Subspace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}-{}", self.us, self.them)
+    }
+}
 
 /// A placement sector, mover-relative: stones on the board and in hand of
 /// the side to move and of the opponent.
@@ -71,11 +110,6 @@ impl Sector {
     /// The moving-phase subspace whose index this sector uses.
     pub const fn subspace(self) -> Subspace {
         Subspace::new(self.us, self.them)
-    }
-
-    /// Number of index slots.
-    pub fn size(self) -> u64 {
-        self.subspace().size()
     }
 
     /// Stones left in hand on both sides: sectors with fewer are solved first.
@@ -178,8 +212,9 @@ impl std::fmt::Display for Sector {
 /// `plain(slot)` in [`Sector::after`]`(false)`, `removal(slot)` in
 /// `after(true)` (slots of the opponent-to-move positions). A win as soon
 /// as one placement leaves the opponent lost; else a draw if one draws.
+/// Board `B`, slots of index `I`.
 #[inline]
-pub fn recompute(
+pub fn recompute<B: Board, I: Indexing>(
     sector: Sector,
     us: Bits,
     them: Bits,
@@ -187,8 +222,15 @@ pub fn recompute(
     removal: &impl Fn(u64) -> Outcome,
 ) -> Outcome {
     let next_us = u32::from(sector.us) + 1;
-    let after_removal = |r: usize| Mover::new(them & !(1 << r), next_us);
-    Placements::new(sector, us, them).value(sector, us, them, plain, removal, after_removal)
+    let after_removal = |r: usize| I::mover::<B>(them & !(1 << r), next_us);
+    Placements::new::<B, I>(sector, us, them).value::<B, _>(
+        sector,
+        us,
+        them,
+        plain,
+        removal,
+        after_removal,
+    )
 }
 
 /// The placements of one position, split for [`recompute`]: those that
@@ -199,7 +241,7 @@ pub struct Placements {
     /// Placements that close a mill with an opponent stone to remove.
     mills: Bits,
     /// Slots of the other placements' successors.
-    slots: [u64; 24],
+    slots: [u64; 32],
     /// How many.
     len: usize,
 }
@@ -207,21 +249,21 @@ pub struct Placements {
 impl Placements {
     /// The placements of `(us, them)` in `sector`.
     #[inline]
-    pub fn new(sector: Sector, us: Bits, them: Bits) -> Placements {
+    pub fn new<B: Board, I: Indexing>(sector: Sector, us: Bits, them: Bits) -> Placements {
         let mut out = Placements::default();
-        out.set_after(us, them, &Mover::new(them, u32::from(sector.us) + 1));
+        out.set_after::<B>(us, them, &I::mover::<B>(them, u32::from(sector.us) + 1));
         out
     }
 
     /// Make these the placements of `(us, them)`, in place, with the
-    /// successors' side to move prepared by the caller (`Mover::new(them,
+    /// successors' side to move prepared by the caller (`I::mover(them,
     /// us + 1)`: shared by every position with the same opponent stones).
     #[inline]
-    pub fn set_after(&mut self, us: Bits, them: Bits, next: &Mover) {
-        let empty = !(us | them) & FULL;
+    pub fn set_after<B: Board>(&mut self, us: Bits, them: Bits, next: &impl MoverSlots) {
+        let empty = !(us | them) & B::FULL;
         // With no opponent stone on the board a mill removes nothing.
         let mills = if them != 0 {
-            closing_points(us, empty)
+            B::closing_points(us, empty)
         } else {
             0
         };
@@ -241,20 +283,20 @@ impl Placements {
 
     /// The value for the side to move (see [`recompute`]), with the
     /// successors' side to move after the removal of the opponent's stone
-    /// `r` given by `after_removal(r)` (`Mover::new(them & !(1 << r), us +
+    /// `r` given by `after_removal(r)` (`I::mover(them & !(1 << r), us +
     /// 1)`, which a caller may keep for every position with the same
     /// opponent stones).
     #[inline]
-    pub fn value(
+    pub fn value<B: Board, M: MoverSlots>(
         &self,
         sector: Sector,
         us: Bits,
         them: Bits,
         plain: &impl Fn(u64) -> Outcome,
         removal: &impl Fn(u64) -> Outcome,
-        mut after_removal: impl FnMut(usize) -> Mover,
+        mut after_removal: impl FnMut(usize) -> M,
     ) -> Outcome {
-        let empty = !(us | them) & FULL;
+        let empty = !(us | them) & B::FULL;
         if sector.us + sector.us_hand < 3 || empty == 0 {
             return Outcome::Loss;
         }
@@ -266,7 +308,7 @@ impl Placements {
             }
             // Each stone taken gives the next mover (the opponent less that
             // stone) once; the mill-closing placements share it.
-            for r in points(removable(them)) {
+            for r in points(B::removable(them)) {
                 let found = after_removal(r).for_each_added(us, self.mills, |_, slot| {
                     match removal(slot) {
                         Outcome::Loss => return ControlFlow::Break(()),

@@ -4,7 +4,7 @@ use super::progress::{pair_positions, Progress};
 use super::CliError;
 use super::{print_json, CliResult};
 use mill::database::{self, file_name, pairs, rules_name, scan_all, sector_file_name};
-use mill::index::Subspace;
+use mill::index::{self, Subspace};
 use mill::placement_tables;
 use mill::position::Rules;
 use mill::sector::Sector;
@@ -161,7 +161,10 @@ pub fn generate(args: GenerateArgs) -> CliResult {
         Vec::new()
     };
     let total: u64 = todo.iter().map(|&p| pair_positions(p)).sum::<u64>()
-        + sectors.iter().map(|s| s.size()).sum::<u64>();
+        + sectors
+            .iter()
+            .map(|s| index::size(s.subspace()))
+            .sum::<u64>();
     let progress = Progress::new(args.job.quiet, total, "slots");
     let result = with_threads(args.job.threads, || {
         database::generate_pairs(&dir, rules, &todo, &progress)?;
@@ -292,8 +295,14 @@ pub fn verify(args: VerifyArgs) -> CliResult {
         .copied()
         .collect();
     let per = |size: u64| args.sample.map_or(size, |n| n.min(size));
-    let total: u64 = chosen.iter().map(|(s, _)| per(s.size())).sum::<u64>()
-        + chosen_sectors.iter().map(|s| per(s.size())).sum::<u64>();
+    let total: u64 = chosen
+        .iter()
+        .map(|(s, _)| per(index::size(**s)))
+        .sum::<u64>()
+        + chosen_sectors
+            .iter()
+            .map(|s| per(index::size(s.subspace())))
+            .sum::<u64>();
     let progress = Progress::new(args.job.quiet, total, "slots");
     let mut report = Vec::new();
     let mut failures = 0u64;
@@ -302,7 +311,7 @@ pub fn verify(args: VerifyArgs) -> CliResult {
         let (checked, bad) = with_threads(args.job.threads, || {
             database::verify(tables, rules, *sub, 10, args.sample, &progress)
         })??;
-        progress.advance_overall(per(sub.size()));
+        progress.advance_overall(per(index::size(*sub)));
         failures += bad.len() as u64;
         for m in &bad {
             let (us, them) = mill::index::position(*sub, m.slot).unwrap_or((0, 0));
@@ -327,7 +336,7 @@ pub fn verify(args: VerifyArgs) -> CliResult {
         let (checked, bad) = with_threads(args.job.threads, || {
             placement_tables::verify(&all, dir, rules, sector, 10, args.sample, &progress)
         })??;
-        progress.advance_overall(per(sector.size()));
+        progress.advance_overall(per(index::size(sector.subspace())));
         failures += bad.len() as u64;
         for m in &bad {
             let (us, them) = mill::index::position(m.subspace, m.slot).unwrap_or((0, 0));

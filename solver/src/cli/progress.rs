@@ -4,7 +4,7 @@
 
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mill::database::GenerateObserver;
-use mill::index::Subspace;
+use mill::index::{self, Subspace};
 use mill::placement_tables::SectorObserver;
 use mill::sector::Sector;
 use std::sync::Mutex;
@@ -120,7 +120,7 @@ impl GenerateObserver for Progress {
 impl SectorObserver for Progress {
     fn skipped(&self, sector: Sector) {
         self.log(&format!("{sector}: complete on disk, skipped"));
-        self.advance_overall(sector.size());
+        self.advance_overall(index::size(sector.subspace()));
     }
 
     fn solved(&self, sector: Sector, slots: u64, seconds: f64) {
@@ -135,8 +135,8 @@ impl SectorObserver for Progress {
 /// Slots of a pair, the unit of the overall generation bar.
 pub fn pair_positions(pair: Subspace) -> u64 {
     if pair.us == pair.them {
-        pair.size()
+        index::size(pair)
     } else {
-        pair.size() + pair.swapped().size()
+        index::size(pair) + index::size(pair.swapped())
     }
 }

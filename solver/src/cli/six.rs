@@ -517,7 +517,7 @@ pub(crate) fn play_with<B: Board>(
         } else {
             let (m, v) = best_move(sol, rules, &pos).ok_or("no move has a value in the tables")?;
             // Placement tables and searches know outcomes, not distances.
-            let value = if sol.has_distance(&game::apply(&pos, m)) {
+            let value = if sol.has_distance(&pos.apply(m)) {
                 value_text(v)
             } else {
                 v.outcome().as_str().to_string()
@@ -529,7 +529,7 @@ pub(crate) fn play_with<B: Board>(
             );
             m
         };
-        pos = game::apply(&pos, m);
+        pos = pos.apply(m);
     }
     println!(
         "{} plies played: stopped (a draw by agreement).",

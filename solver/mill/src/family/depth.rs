@@ -17,11 +17,11 @@
 use super::index;
 use super::solve::{pairs, Solution};
 use crate::board::Board;
+use crate::geometry::points;
 use crate::geometry::Bits;
-use crate::index::Subspace;
 use crate::moving::{for_each_move_on, for_each_unmove_on};
-use crate::nine::points;
 use crate::position::{Color, Position};
+use crate::sector::Subspace;
 use crate::sector::{Sector, TableId};
 use std::collections::BTreeMap;
 use tablebase::Outcome;

@@ -8,7 +8,7 @@
 use super::index::{self, Indexing};
 use super::solve::{pairs, Solution};
 use crate::board::Board;
-use crate::index::Subspace;
+use crate::sector::Subspace;
 use crate::sector::{Sector, TableId};
 use crate::variant::RuleSet;
 use std::collections::BTreeMap;
@@ -91,9 +91,16 @@ impl<B: Board, I: Indexing> TableSet for FamilyTables<B, I> {
             .split('-')
             .map(|n| n.parse().map_err(|_| ()))
             .collect::<Result<_, ()>>()?;
+        // Only tables of this game: a subspace of 3..=stones a side, a
+        // sector the game reaches.
+        let stones = self.rules.stones;
         match numbers[..] {
-            [us, them] => Ok(Some(TableId::Moving(Subspace::new(us, them)))),
-            [us, them, uh, th] => Ok(Some(TableId::Placement(Sector::new(us, them, uh, th)))),
+            [us, them] if (3..=stones).contains(&us) && (3..=stones).contains(&them) => {
+                Ok(Some(TableId::Moving(Subspace::new(us, them))))
+            }
+            [us, them, uh, th] if Sector::new(us, them, uh, th).in_game(stones) => {
+                Ok(Some(TableId::Placement(Sector::new(us, them, uh, th))))
+            }
             _ => Err(()),
         }
     }
@@ -105,14 +112,17 @@ impl<B: Board, I: Indexing> TableSet for FamilyTables<B, I> {
     fn slots(&self, id: TableId) -> u64 {
         match id {
             TableId::Moving(sub) => I::size::<B>(sub),
-            TableId::Placement(s) => index::size::<B>(s.subspace()),
+            TableId::Placement(s) => I::size::<B>(s.subspace()),
         }
     }
 
+    /// Moving-phase tables hold values with distances; placement tables
+    /// outcomes (two-bit, or one-byte values as Nine Men's Morris's first
+    /// placement tables were written).
     fn holds(&self, id: TableId, kind: EntryKind) -> bool {
-        kind == match id {
-            TableId::Moving(_) => EntryKind::Value,
-            TableId::Placement(_) => EntryKind::Outcome,
+        match id {
+            TableId::Moving(_) => kind == EntryKind::Value,
+            TableId::Placement(_) => kind != EntryKind::Opaque,
         }
     }
 

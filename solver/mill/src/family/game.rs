@@ -10,9 +10,9 @@
 
 use super::lasker;
 use crate::board::Board;
+use crate::geometry::points;
 use crate::geometry::Bits;
 use crate::moving;
-use crate::nine::points;
 use crate::notation::{self, PositionTextError};
 use crate::position::{Color, GameOver, Move, Position};
 use crate::variant::{FullBoard, RuleSet};
@@ -173,9 +173,6 @@ pub fn ending<B: Board>(pos: &Position, rules: RuleSet) -> Option<Ending> {
     }
 }
 
-/// The position after the legal move `m` (the board plays no part).
-pub use crate::movegen::apply;
-
 /// Leaves of the game tree of `pos` cut at `depth` plies: a move with its
 /// removal is one ply; a finished game is a leaf and counts 1 even above
 /// the cut depth; depth 0 counts the position itself.
@@ -190,7 +187,7 @@ pub fn perft<B: Board>(pos: &Position, rules: RuleSet, depth: u32) -> u64 {
         leaves += if depth == 1 {
             1
         } else {
-            perft::<B>(&apply(pos, m), rules, depth - 1)
+            perft::<B>(&pos.apply(m), rules, depth - 1)
         };
     });
     if moves == 0 {
@@ -207,7 +204,7 @@ pub fn divide<B: Board>(pos: &Position, rules: RuleSet, depth: u32) -> Vec<(Move
     }
     legal_moves::<B>(pos, rules)
         .into_iter()
-        .map(|m| (m, perft::<B>(&apply(pos, m), rules, depth - 1)))
+        .map(|m| (m, perft::<B>(&pos.apply(m), rules, depth - 1)))
         .collect()
 }
 

@@ -10,8 +10,9 @@
 
 use crate::board::Board;
 use crate::geometry::Bits;
-use crate::index::Subspace;
-use tablebase::binomial::{binomial, colex_rank, colex_unrank, gather, scatter};
+use crate::sector::Subspace;
+use std::ops::ControlFlow;
+use tablebase::binomial::{binomial, colex_rank, colex_unrank, gather, scatter, BINOMIAL};
 
 /// Number of slots of subspace `sub` (also the index of a placement sector
 /// with that board).
@@ -37,6 +38,98 @@ pub fn position<B: Board>(sub: Subspace, slot: u64) -> (Bits, Bits) {
     (us, them)
 }
 
+/// Colex rank of `them` over the points `occupied` leaves free.
+#[inline(always)]
+pub(crate) fn rank_over_free(them: Bits, occupied: Bits) -> u64 {
+    let mut rank = 0;
+    let mut rest = them;
+    let mut i = 1;
+    while rest != 0 {
+        let c = rest.trailing_zeros();
+        rest &= rest - 1;
+        let below = occupied & ((1u32 << c) - 1);
+        rank += BINOMIAL[(c - below.count_ones()) as usize][i];
+        i += 1;
+    }
+    rank
+}
+
+/// The colex rank's terms of a pattern over the points a seed leaves free,
+/// summed once, so that the rank of each pattern one stone move away
+/// (a stone taken off one point of the pattern and put on a free point)
+/// costs a few operations: the shared half of [`Slides`] and of the
+/// family's symmetric index.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct SlideRanks {
+    seed: Bits,
+    /// Stones of the pattern.
+    k: usize,
+    /// The stones' compressed numbers (points the seed leaves free,
+    /// counted), as a bit set.
+    compressed: Bits,
+    /// `p0[t] = Σ_{i ≤ t} C(c_i, i)`, `pm` with `i − 1`, `pp` with `i + 1`
+    /// (for the stones' compressed numbers `c_1 < c_2 < …`).
+    p0: [u64; 25],
+    pm: [u64; 25],
+    pp: [u64; 25],
+}
+
+impl SlideRanks {
+    /// The terms of `stones` (already mapped like the seed) over the points
+    /// `seed` leaves free.
+    #[inline(always)]
+    pub(crate) fn new(stones: Bits, seed: Bits) -> SlideRanks {
+        let mut out = SlideRanks {
+            seed,
+            ..SlideRanks::default()
+        };
+        let mut rest = stones;
+        let mut i = 0;
+        while rest != 0 {
+            let point = rest.trailing_zeros();
+            rest &= rest - 1;
+            let c = (point - (seed & ((1u32 << point) - 1)).count_ones()) as usize;
+            out.compressed |= 1 << c;
+            i += 1;
+            out.p0[i] = out.p0[i - 1] + BINOMIAL[c][i];
+            out.pm[i] = out.pm[i - 1] + BINOMIAL[c][i - 1];
+            out.pp[i] = out.pp[i - 1] + BINOMIAL[c][i + 1];
+        }
+        out.k = i;
+        out
+    }
+
+    /// The compressed number of (mapped) point `point`, and how many of the
+    /// stones' compressed numbers lie below it.
+    #[inline(always)]
+    fn place(&self, point: u32) -> (usize, usize) {
+        let q = point - (self.seed & ((1u32 << point) - 1)).count_ones();
+        let below = (self.compressed & ((1u32 << q) - 1)).count_ones();
+        (q as usize, below as usize)
+    }
+
+    /// The colex rank over the free points of the pattern with its stone on
+    /// (mapped) point `from` moved to the free (mapped) point `to`.
+    #[inline(always)]
+    pub(crate) fn rank(&self, from: u32, to: u32) -> u64 {
+        let k = self.k;
+        // `from` is the a-th stone (1-based); `to` lands after j of them.
+        let (ca, below_a) = self.place(from);
+        let a = below_a + 1;
+        let (q, j) = self.place(to);
+        if ca < q {
+            // Stones a+1..=j move down one place; `to` takes place j.
+            self.p0[a - 1] + (self.pm[j] - self.pm[a]) + BINOMIAL[q][j] + (self.p0[k] - self.p0[j])
+        } else {
+            // `to` takes place j+1; stones j+1..a-1 move up one place.
+            self.p0[j]
+                + BINOMIAL[q][j + 1]
+                + (self.pp[a - 1] - self.pp[j])
+                + (self.p0[k] - self.p0[a])
+        }
+    }
+}
+
 /// An index of moving-phase subspaces on any board: the dense one
 /// ([`Dense`]) or the symmetry-reduced one
 /// ([`super::symmetric::Symmetric`]). The retrograde pair and the
@@ -57,6 +150,46 @@ pub trait Indexing: Send + Sync + 'static {
     /// A hint that [`Indexing::mover`] of `us` comes soon.
     #[inline(always)]
     fn prefetch_mover<B: Board>(_us: Bits) {}
+
+    /// The classes of the side to move's patterns of `stones` points, in
+    /// slot order: each one's seed (the pattern its slots store) and the
+    /// maps that fix the seed (a bitmask, bit 0 the identity: only the
+    /// smallest image of the opponent's stones under them is a position).
+    /// Class `c` spans the slots `c × C(P − stones, b) ..` of a subspace
+    /// with `b` opponent stones, the rank being the colex rank of the
+    /// opponent's stones over the points the seed leaves free. For passes
+    /// that visit every class, such as the placement pass.
+    fn seeds<B: Board>(stones: usize) -> (Vec<Bits>, Vec<u16>);
+
+    /// Call `f(slot, us, them)` for every used slot of `range` in `sub`, in
+    /// order. By default each slot is decoded ([`Indexing::position`]); an
+    /// index may step from one position to the next instead.
+    #[inline(always)]
+    fn for_each_position<B: Board>(
+        sub: Subspace,
+        range: std::ops::Range<u64>,
+        mut f: impl FnMut(u64, Bits, Bits),
+    ) {
+        for slot in range {
+            if let Some((us, them)) = Self::position::<B>(sub, slot) {
+                f(slot, us, them);
+            }
+        }
+    }
+
+    /// Call `f` with the slot of `(us, them)` for every `us` of `movers`
+    /// (all of one stone count): the predecessors of a position. Every
+    /// lookup is asked for ([`Indexing::prefetch_mover`]) before the first
+    /// is waited on.
+    #[inline(always)]
+    fn for_each_slot<B: Board>(movers: &[Bits], them: Bits, mut f: impl FnMut(u64)) {
+        for &us in movers {
+            Self::prefetch_mover::<B>(us);
+        }
+        for &us in movers {
+            f(Self::slot::<B>(us, them));
+        }
+    }
 }
 
 /// The slots of positions whose side to move has the same stones.
@@ -69,6 +202,23 @@ pub trait MoverSlots: Copy {
     /// move away from `stones`: the successors without removal of a
     /// position, whose next mover is the position's opponent.
     fn slides(&self, stones: Bits) -> Self::Slides;
+
+    /// Call `f(p, slot)` for every point `p` of `points` with the slot of
+    /// the position whose opponent has the stones `others | 1 << p` (one
+    /// more than `others`): the successors of a placement, whose mover is
+    /// the placer's opponent. Stops when `f` breaks.
+    #[inline(always)]
+    fn for_each_added(
+        &self,
+        others: Bits,
+        points: Bits,
+        mut f: impl FnMut(usize, u64) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        for p in crate::geometry::points(points) {
+            f(p, self.index(others | 1 << p))?;
+        }
+        ControlFlow::Continue(())
+    }
 }
 
 /// The slots of the positions whose opponent's stones are one pattern with
@@ -84,6 +234,13 @@ pub struct Dense;
 
 impl Indexing for Dense {
     type Mover<B: Board> = DenseMover;
+    /// Every pattern is its own class (colex order), fixed by no map.
+    fn seeds<B: Board>(stones: usize) -> (Vec<Bits>, Vec<u16>) {
+        let n = binomial(B::POINTS, stones);
+        let seeds: Vec<Bits> = (0..n).map(|r| colex_unrank(r, stones)).collect();
+        let stabilizers = vec![1; seeds.len()];
+        (seeds, stabilizers)
+    }
     #[inline]
     fn size<B: Board>(sub: Subspace) -> u64 {
         size::<B>(sub)

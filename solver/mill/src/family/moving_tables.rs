@@ -15,10 +15,11 @@
 //! [`FullBoard::BlockedLoses`]: crate::variant::FullBoard::BlockedLoses
 
 use super::files::{self, FilesError};
-use super::solve::{pairs, recompute_in, MovingPair, SolveError};
+use super::solve::{pairs, SolveError};
 use super::symmetric::{self, Symmetric};
 use crate::board::Board;
-use crate::index::Subspace;
+use crate::pair::{recompute, MovingPair};
+use crate::sector::Subspace;
 use crate::variant::RuleSet;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -217,7 +218,8 @@ pub fn generate<B: Board>(
             }
         }
         let values = {
-            let game = MovingPair::<B, Symmetric, Wdl>::new(rules, sub, |e| cache.tables.get(&e))?;
+            let game = MovingPair::<B, Symmetric, Wdl>::new(rules, sub, |e| cache.tables.get(&e))
+                .map_err(SolveError::from)?;
             solve(&game, observer).map_err(SolveError::from)?.0
         };
         let mut reports = Vec::new();
@@ -267,7 +269,7 @@ pub struct VerifyReport {
 }
 
 /// Recompute stored values from their successors' stored values (the
-/// definition of a value, [`recompute_in`]): every position, or with
+/// definition of a value, [`recompute`]): every position, or with
 /// `sample` that many evenly spread slots a subspace.
 pub fn verify<B: Board>(
     dir: &Path,
@@ -291,6 +293,11 @@ pub fn verify<B: Board>(
         let values = &cache.tables[&sub];
         let partner = cache.tables[&sub.swapped()].as_slice();
         let exit = exit_sub.map(|e| cache.tables[&e].as_slice());
+        let partner_at = |s: u64| partner[s as usize];
+        let exit_at = exit.map(|v| move |s: u64| v[s as usize]);
+        let exit_at = exit_at
+            .as_ref()
+            .map(|f| f as &(dyn Fn(u64) -> Value + Sync));
         let n = values.len() as u64;
         let step = match sample {
             Some(k) if k > 0 && k < n => n / k,
@@ -303,7 +310,8 @@ pub fn verify<B: Board>(
                 match symmetric::position::<B>(sub, slot) {
                     None => (0, 0),
                     Some((us, them)) => {
-                        let v = recompute_in::<B, Symmetric>(rules, us, them, partner, exit);
+                        let exit = exit_at.map(|f| f as &dyn Fn(u64) -> Value);
+                        let v = recompute::<B, Symmetric>(rules, us, them, &partner_at, exit);
                         (1, u64::from(v != values[slot as usize]))
                     }
                 }

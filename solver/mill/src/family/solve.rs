@@ -10,21 +10,20 @@
 //! removal or the end of the game, as in Nine Men's Morris); placement
 //! values are outcomes (win, draw, loss), as Nine's placement tables.
 
-use super::index::{self, Dense, Indexing, MoverSlots, SlideSlots};
+use super::index::{self, Dense};
 use crate::board::Board;
-use crate::geometry::Bits;
-use crate::index::Subspace;
-use crate::moving::{flies, for_each_move_on, for_each_unmove_on};
-use crate::nine::points;
-use crate::pair::{best_removal, Outcomes};
+use crate::pair::{recompute, ExitMissing, MovingPair, Outcomes};
+use crate::placement_pass;
 use crate::position::Position;
-use crate::sector::{Sector, TableId};
-use crate::variant::{FullBoard, RuleSet};
+use crate::sector::Subspace;
+use crate::sector::{self, Sector, TableId};
+use crate::variant::RuleSet;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::marker::PhantomData;
 use std::time::Instant;
-use tablebase::retro::{solve, Exit, Observer, RetroError, RetroGame};
+use tablebase::resident::Wdl;
+use tablebase::retro::{solve, Observer, RetroError, Silent};
 use tablebase::{Outcome, Value};
 
 /// Errors of a solve.
@@ -33,6 +32,9 @@ pub enum SolveError {
     /// The retrograde engine failed.
     #[error(transparent)]
     Retro(#[from] RetroError),
+    /// A subspace that a pair's removals lead into was not solved first.
+    #[error(transparent)]
+    Exit(#[from] ExitMissing),
     /// A table that a placement leads into was not solved first.
     #[error("table {0:?} is needed before it is solved")]
     Missing(TableId),
@@ -65,186 +67,8 @@ pub fn pairs(stones: u8) -> Vec<Subspace> {
     out
 }
 
-/// One pair of moving-phase subspaces of board `B` over index `I` as a
-/// game for the retrograde engine, with the outcomes (`V`: values in
-/// memory, or two bits a slot) of the solved subspaces its removals lead
-/// into.
-pub struct MovingPair<'a, B: Board, I: Indexing, V: Outcomes + ?Sized = [Value]> {
-    rules: RuleSet,
-    parts: Vec<Subspace>,
-    exits: Vec<Option<&'a V>>,
-    board: PhantomData<(B, I)>,
-}
-
 /// The pair over the dense index (the small boards, solved whole).
 pub type DensePair<'a, B> = MovingPair<'a, B, Dense>;
-
-impl<'a, B: Board, I: Indexing, V: Outcomes + ?Sized> MovingPair<'a, B, I, V> {
-    /// The pair of `sub` (`[(w, b), (b, w)]`, or `[(w, w)]`); `lookup`
-    /// gives the solved outcomes of each subspace a removal leads into.
-    pub fn new(
-        rules: RuleSet,
-        sub: Subspace,
-        mut lookup: impl FnMut(Subspace) -> Option<&'a V>,
-    ) -> Result<MovingPair<'a, B, I, V>, SolveError> {
-        let parts = if sub.us == sub.them {
-            vec![sub]
-        } else {
-            vec![sub, sub.swapped()]
-        };
-        let mut exits = Vec::new();
-        for part in &parts {
-            exits.push(match part.exit() {
-                None => None,
-                Some(e) => Some(lookup(e).ok_or(SolveError::Missing(TableId::Moving(e)))?),
-            });
-        }
-        Ok(MovingPair {
-            rules,
-            parts,
-            exits,
-            board: PhantomData,
-        })
-    }
-
-    /// The subspaces of the pair, in the order of the engine's parts.
-    pub fn parts(&self) -> &[Subspace] {
-        &self.parts
-    }
-
-    /// The successors inside the pair of `(us, them)`, a position of
-    /// `part` (to `succ`), and its best exit.
-    #[inline(always)]
-    fn expand_position(
-        &self,
-        part: usize,
-        us: Bits,
-        them: Bits,
-        succ: &mut impl FnMut(u64),
-    ) -> Exit {
-        // Without removal the opponent's stones are the next mover's,
-        // unchanged, and the successors differ from each other by one
-        // stone's move: `slides` ranks them from what they share.
-        let slides = I::mover::<B>(them, us.count_ones()).slides(us);
-        let empty = !(us | them) & B::FULL;
-        let fly = flies(us, self.rules.flying);
-        // The mill-closing moves' results (the mover's stones after them):
-        // at most 3 flying stones × 21 empty points, or 12 stones × 5
-        // neighbours.
-        let mut closing = [0; 64];
-        let mut n = 0;
-        let mut moves = false;
-        for from in points(us) {
-            let rest = us & !(1 << from);
-            let to_points = B::destinations(from, empty, fly);
-            moves |= to_points != 0;
-            for to in points(to_points) {
-                if B::in_mill(rest | 1 << to, to) {
-                    closing[n] = rest | 1 << to;
-                    n += 1;
-                } else {
-                    succ(slides.index(from, to));
-                }
-            }
-        }
-        // A full board (only after placement) is a draw under that rule.
-        if !moves && (us | them) == B::FULL && self.rules.full_board == FullBoard::Draw {
-            return Exit::Draw;
-        }
-        if n == 0 {
-            Exit::None
-        } else {
-            self.best_removal(part, them, B::removable(them), &closing[..n])
-        }
-    }
-
-    /// The best exit among the removals after the mill-closing moves that
-    /// leave the mover with `closing` stones (Nine's
-    /// [`crate::pair::best_removal`], over index `I`).
-    #[inline(always)]
-    fn best_removal(&self, part: usize, them: Bits, taken: Bits, closing: &[Bits]) -> Exit {
-        let Some(table) = self.exits[part] else {
-            // The opponent drops to two stones.
-            return Exit::Win;
-        };
-        let w = closing[0].count_ones();
-        best_removal(
-            table,
-            them,
-            taken,
-            closing,
-            I::prefetch_mover::<B>,
-            |rest| {
-                let mover = I::mover::<B>(rest, w);
-                move |nt| mover.index(nt)
-            },
-        )
-    }
-}
-
-impl<B: Board, I: Indexing, V: Outcomes + ?Sized> RetroGame for MovingPair<'_, B, I, V> {
-    fn parts(&self) -> usize {
-        self.parts.len()
-    }
-
-    fn size(&self, part: usize) -> u64 {
-        I::size::<B>(self.parts[part])
-    }
-
-    fn expand(&self, part: usize, idx: u64, succ: &mut impl FnMut(u64)) -> Option<Exit> {
-        let (us, them) = I::position::<B>(self.parts[part], idx)?;
-        Some(self.expand_position(part, us, them, succ))
-    }
-
-    /// Slots in order, decoded in batches: the class-table entry of each
-    /// position's opponent (the next mover after a move without removal)
-    /// misses the cache, so the batch's lookups are asked for first.
-    fn expand_each(
-        &self,
-        part: usize,
-        range: std::ops::Range<u64>,
-        visit: &mut impl FnMut(u64, Exit, &mut Vec<u64>),
-    ) {
-        const BATCH: u64 = 16;
-        let mut buf = Vec::new();
-        let mut batch = [(0u64, 0, 0); BATCH as usize];
-        let mut start = range.start;
-        while start < range.end {
-            let mut n = 0;
-            for idx in start..(start + BATCH).min(range.end) {
-                if let Some((us, them)) = I::position::<B>(self.parts[part], idx) {
-                    I::prefetch_mover::<B>(them);
-                    batch[n] = (idx, us, them);
-                    n += 1;
-                }
-            }
-            for &(idx, us, them) in &batch[..n] {
-                buf.clear();
-                let exit = self.expand_position(part, us, them, &mut |j| buf.push(j));
-                visit(idx, exit, &mut buf);
-            }
-            start += BATCH;
-        }
-    }
-
-    fn predecessors(&self, part: usize, idx: u64, pred: &mut impl FnMut(u64)) {
-        let Some((us, them)) = I::position::<B>(self.parts[part], idx) else {
-            return;
-        };
-        // At most 3 × 21 unmoves (a flying side), or 12 stones × 5
-        // neighbours; gathered so that their class-table misses overlap.
-        let mut prevs = [0; 64];
-        let mut n = 0;
-        for_each_unmove_on::<B>(us, them, self.rules.flying, |prev| {
-            I::prefetch_mover::<B>(prev);
-            prevs[n] = prev;
-            n += 1;
-        });
-        for &prev in &prevs[..n] {
-            pred(I::slot::<B>(prev, us));
-        }
-    }
-}
 
 /// What the solve reports about each table (`K` names it: a [`TableId`],
 /// or a Lasker sector).
@@ -340,7 +164,7 @@ impl<B: Board> Solution<B> {
             let (values, _) = {
                 let game =
                     DensePair::<B>::new(rules, sub, |e| sol.moving.get(&e).map(|v| v.as_slice()))?;
-                let parts = game.parts.clone();
+                let parts = game.parts().to_vec();
                 let (values, stats) = solve(&game, observer)?;
                 (parts.into_iter().zip(values).collect::<Vec<_>>(), stats)
             };
@@ -404,19 +228,41 @@ impl<B: Board> Solution<B> {
                         .ok_or(SolveError::Missing(TableId::Moving(e)))?,
                 ),
             };
+            let partner_at = |s: u64| partner[s as usize];
+            let exit_at = exit.map(|v| move |s: u64| v[s as usize]);
+            let exit_at = exit_at
+                .as_ref()
+                .map(|f| f as &(dyn Fn(u64) -> Value + Sync));
             let bad = (0..values.len() as u64)
                 .into_par_iter()
                 .filter(|&slot| {
                     let (us, them) = index::position::<B>(sub, slot);
-                    recompute::<B>(self.rules, us, them, partner, exit.map(|v| v.as_slice()))
+                    let exit = exit_at.map(|f| f as &dyn Fn(u64) -> Value);
+                    recompute::<B, Dense>(self.rules, us, them, &partner_at, exit)
                         != values[slot as usize]
                 })
                 .count() as u64;
             out.push((TableId::Moving(sub), values.len() as u64, bad));
         }
         for (&sector, outcomes) in &self.placement {
-            let again = self.solve_sector(sector)?;
-            let bad = again.iter().zip(outcomes).filter(|(a, b)| a != b).count() as u64;
+            // Slot by slot from the successors ([`sector::recompute`]), not
+            // by the pass that solved the sector.
+            let plain = self.outcomes_of(sector.after(false))?;
+            let taking = if sector.them > 0 && !sector.removal_wins() {
+                Some(self.outcomes_of(sector.after(true))?)
+            } else {
+                None
+            };
+            let plain_at = |s: u64| plain.outcome(s);
+            let taking_at = |s: u64| taking.as_ref().map_or(Outcome::Draw, |t| t.outcome(s));
+            let bad = (0..outcomes.len() as u64)
+                .into_par_iter()
+                .filter(|&slot| {
+                    let (us, them) = index::position::<B>(sector.subspace(), slot);
+                    let o = sector::recompute::<B, Dense>(sector, us, them, &plain_at, &taking_at);
+                    o != outcomes[slot as usize]
+                })
+                .count() as u64;
             out.push((TableId::Placement(sector), outcomes.len() as u64, bad));
         }
         Ok(out)
@@ -438,23 +284,21 @@ impl<B: Board> Solution<B> {
         }
     }
 
-    /// Solve one placement sector from the tables its placements lead into.
+    /// Solve one placement sector from the tables its placements lead into
+    /// (the placement pass of every board, [`placement_pass::solve`]).
     fn solve_sector(&self, sector: Sector) -> Result<Vec<Outcome>, SolveError> {
         let plain = self.outcomes_of(sector.after(false))?;
-        // A removal that leaves the opponent fewer than 3 stones wins.
-        let removal_wins = sector.them + sector.them_hand <= 3;
-        let taking = if sector.them > 0 && !removal_wins {
+        let taking = if sector.them > 0 && !sector.removal_wins() {
             Some(self.outcomes_of(sector.after(true))?)
         } else {
             None
         };
+        let packed =
+            placement_pass::solve::<B, Dense, _, _>(sector, &plain, taking.as_ref(), &Silent);
         let n = index::size::<B>(sector.subspace());
+        let outcomes = Wdl::from_packed(n, &packed).expect("the pass packs every slot");
         Ok((0..n)
-            .into_par_iter()
-            .map(|slot| {
-                let (us, them) = index::position::<B>(sector.subspace(), slot);
-                placement_outcome::<B>(us, them, &plain, taking.as_ref(), removal_wins)
-            })
+            .map(|slot| outcomes.get(slot).unwrap_or(Outcome::Draw))
             .collect())
     }
 
@@ -485,115 +329,12 @@ enum Lookup<'a> {
     Placement(&'a [Outcome]),
 }
 
-impl Lookup<'_> {
+impl Outcomes for Lookup<'_> {
     #[inline]
-    fn get(&self, slot: u64) -> Outcome {
+    fn outcome(&self, slot: u64) -> Outcome {
         match self {
             Lookup::Moving(v) => v[slot as usize].outcome(),
             Lookup::Placement(v) => v[slot as usize],
         }
-    }
-}
-
-/// The outcome of a placement position `(us, them)` from its successors:
-/// `plain` holds the table placements without removal lead into, `taking`
-/// the one removals lead into (`None` when no removal is possible or, with
-/// `removal_wins`, every removal wins at once).
-fn placement_outcome<B: Board>(
-    us: Bits,
-    them: Bits,
-    plain: &Lookup,
-    taking: Option<&Lookup>,
-    removal_wins: bool,
-) -> Outcome {
-    let empty = !(us | them) & B::FULL;
-    let taken = B::removable(them);
-    let mut draw = false;
-    for to in points(empty) {
-        let placed = us | 1 << to;
-        // The successor's outcome for the opponent, who moves next.
-        if taken != 0 && B::in_mill(placed, to) {
-            if removal_wins {
-                return Outcome::Win;
-            }
-            let table = taking.expect("a removal table when the opponent has stones");
-            for r in points(taken) {
-                match table.get(index::slot::<B>(them & !(1 << r), placed)) {
-                    Outcome::Loss => return Outcome::Win,
-                    Outcome::Draw => draw = true,
-                    Outcome::Win => {}
-                }
-            }
-        } else {
-            match plain.get(index::slot::<B>(them, placed)) {
-                Outcome::Loss => return Outcome::Win,
-                Outcome::Draw => draw = true,
-                Outcome::Win => {}
-            }
-        }
-    }
-    // No empty point: blocked in placement, which loses.
-    if draw {
-        Outcome::Draw
-    } else {
-        Outcome::Loss
-    }
-}
-
-/// The value of the moving-phase position `(us, them)` recomputed from its
-/// successors' stored values: `partner` holds the subspace moves without
-/// removal reach, `exit` the one removals reach (`None` when a removal
-/// wins at once). A win takes the fastest way out, a loss the slowest; a
-/// removal counts one ply (distance to conversion).
-pub fn recompute<B: Board>(
-    rules: RuleSet,
-    us: Bits,
-    them: Bits,
-    partner: &[Value],
-    exit: Option<&[Value]>,
-) -> Value {
-    recompute_in::<B, Dense>(rules, us, them, partner, exit)
-}
-
-/// [`recompute`] over index `I`.
-pub fn recompute_in<B: Board, I: Indexing>(
-    rules: RuleSet,
-    us: Bits,
-    them: Bits,
-    partner: &[Value],
-    exit: Option<&[Value]>,
-) -> Value {
-    let mut best_win: Option<u16> = None;
-    let mut draw = false;
-    let mut longest_loss: Option<u16> = None;
-    let mut moves = false;
-    for_each_move_on::<B>(us, them, rules.flying, |m| {
-        moves = true;
-        let (nu, nt) = m.apply(us, them);
-        let slot = I::slot::<B>(nu, nt) as usize;
-        let (v, conversion) = match (m.removal(), exit) {
-            (Some(_), None) => (Value::loss(0), true),
-            (Some(_), Some(exit)) => (exit[slot], true),
-            (None, _) => (partner[slot], false),
-        };
-        let after = |d: u16| if conversion { 1 } else { d + 1 };
-        match (v.outcome(), v.distance()) {
-            (Outcome::Loss, Some(d)) => {
-                best_win = Some(best_win.map_or(after(d), |b| b.min(after(d))))
-            }
-            (Outcome::Win, Some(d)) => {
-                longest_loss = Some(longest_loss.map_or(after(d), |b| b.max(after(d))))
-            }
-            _ => draw = true,
-        }
-    });
-    if !moves && (us | them) == B::FULL && rules.full_board == FullBoard::Draw {
-        return Value::DRAW;
-    }
-    match (best_win, draw, longest_loss) {
-        (Some(d), _, _) => Value::win(d),
-        (None, true, _) => Value::DRAW,
-        (None, false, Some(d)) => Value::loss(d),
-        (None, false, None) => Value::loss(0),
     }
 }

@@ -23,11 +23,11 @@
 //! map onto its seed: 64 MiB on 24 points) are built once per board, in
 //! parallel, on first use (about a second on 24 points).
 
+use super::index::{rank_over_free, SlideRanks};
 use super::index::{Indexing, MoverSlots, SlideSlots};
 use crate::board::Board;
 use crate::geometry::Bits;
-use crate::index::Subspace;
-use crate::index::{rank_over_free, SlideRanks};
+use crate::sector::Subspace;
 use rayon::prelude::*;
 use std::marker::PhantomData;
 use std::sync::OnceLock;
@@ -311,6 +311,12 @@ pub struct Symmetric;
 
 impl Indexing for Symmetric {
     type Mover<B: Board> = Mover<B>;
+    fn seeds<B: Board>(stones: usize) -> (Vec<Bits>, Vec<u16>) {
+        tables::<B>().seeds[stones]
+            .iter()
+            .map(|s| (s.bits, s.stab))
+            .unzip()
+    }
     #[inline]
     fn size<B: Board>(sub: Subspace) -> u64 {
         size::<B>(sub)
@@ -348,12 +354,12 @@ mod tests {
         let mut x: u64 = 0x2545_F491_4F6C_DD1D;
         for (w, b) in [(3, 3), (4, 3), (5, 7), (9, 9), (8, 6)] {
             let sub = Subspace::new(w, b);
-            assert_eq!(size::<Nine>(sub), sub.size());
+            assert_eq!(size::<Nine>(sub), index::size(sub));
             for _ in 0..2000 {
                 x ^= x << 13;
                 x ^= x >> 7;
                 x ^= x << 17;
-                let s = x % sub.size();
+                let s = x % index::size(sub);
                 assert_eq!(
                     position::<Nine>(sub, s),
                     index::position(sub, s),
@@ -433,8 +439,8 @@ mod tests {
                 u64::from((1..B::SYMMETRIES).any(|op| B::transform(op, seed) == seed));
             let slides = m.slides(stones);
             let empty = !(mover | stones) & B::FULL;
-            for from in crate::nine::points(stones) {
-                for to in crate::nine::points(empty) {
+            for from in crate::geometry::points(stones) {
+                for to in crate::geometry::points(empty) {
                     let moved = stones ^ (1 << from) ^ (1 << to);
                     assert_eq!(
                         slides.index(from, to),

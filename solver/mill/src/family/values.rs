@@ -84,7 +84,7 @@ fn move_value<B: Board>(
     pos: &Position,
     m: Move,
 ) -> Option<(Value, bool)> {
-    let next = game::apply(pos, m);
+    let next = pos.apply(m);
     let converts = m.removal().is_some() || (rules.interleave && m.from().is_none());
     let (v, known) = match ending::<B>(&next, rules) {
         Some(Ending::Loss(_)) => (Value::loss(0), true),
@@ -110,8 +110,7 @@ pub fn analyse<B: Board>(
     let value = sol.value(pos).ok_or_else(|| missing(pos))?;
     let mut moves = Vec::new();
     for m in legal_moves::<B>(pos, rules) {
-        let (v, known) =
-            move_value(sol, rules, pos, m).ok_or_else(|| missing(&game::apply(pos, m)))?;
+        let (v, known) = move_value(sol, rules, pos, m).ok_or_else(|| missing(&pos.apply(m)))?;
         moves.push((m, v, known));
     }
     Ok(Analysis::from_values(

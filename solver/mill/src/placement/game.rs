@@ -2,17 +2,15 @@
 //! adjacency, through [`Board`]), its legal moves, the end of the game, and
 //! the moving-phase outcome of the positions where placement ends.
 //!
-//! Nine Men's Morris answers from its tablebases
-//! ([`crate::probe::Tablebases`]); the other boards of the family
+//! Nine Men's Morris answers from its tablebases (the implementation is
+//! in [`crate::probe`]); the other boards of the family
 //! from their moving-phase tables
 //! ([`crate::family::outcomes::MovingOutcomes`]). The search is
 //! monomorphised per game, so Nine's pays nothing for the others.
 
 use crate::board::Board;
 use crate::geometry::Bits;
-use crate::movegen::{self, game_over};
 use crate::position::{Move, Position};
-use crate::probe::{ProbeError, Tablebases};
 use tablebase::Outcome;
 
 /// A game the placement search can solve.
@@ -36,30 +34,6 @@ pub trait PlacementGame: Sync {
     /// The outcome for the side to move of the moving-phase position
     /// `(us, them)` (side to move's stones first, at least 3 of them).
     fn leaf(&self, us: Bits, them: Bits) -> Result<Outcome, Self::Error>;
-}
-
-impl PlacementGame for Tablebases {
-    type Board = crate::board::Nine;
-    type Error = ProbeError;
-
-    fn validate(&self, pos: &Position) -> Result<(), ProbeError> {
-        Ok(pos.validate()?)
-    }
-
-    #[inline]
-    fn for_each_move(&self, pos: &Position, f: impl FnMut(Move)) {
-        movegen::for_each_move(pos, self.rules(), f);
-    }
-
-    #[inline]
-    fn ended(&self, pos: &Position) -> Option<i8> {
-        game_over(pos, self.rules()).map(|_| -1)
-    }
-
-    #[inline]
-    fn leaf(&self, us: Bits, them: Bits) -> Result<Outcome, ProbeError> {
-        self.probe_outcome(us, them)
-    }
 }
 
 /// The canonical representative of `pos`'s class under the board's

@@ -17,9 +17,7 @@ mod order;
 mod table;
 
 use super::board::Board;
-use super::movegen::apply;
 use super::position::{Move, Position};
-use super::probe::Tablebases;
 pub use game::PlacementGame;
 use game::{canonical, transform_move};
 use order::History;
@@ -116,7 +114,7 @@ impl Worker {
 /// moving-phase tables of a game (Nine Men's Morris's [`Tablebases`] by
 /// default). One search may be asked many positions; its transposition
 /// table is kept.
-pub struct PlacementSearch<'a, G: PlacementGame = Tablebases> {
+pub struct PlacementSearch<'a, G: PlacementGame> {
     tb: &'a G,
     table: Table,
     pool: Option<rayon::ThreadPool>,
@@ -249,7 +247,7 @@ impl<'a, G: PlacementGame> PlacementSearch<'a, G> {
         self.tb.for_each_move(pos, |m| moves.push(m));
         let mut out = Vec::with_capacity(moves.len());
         for m in moves {
-            out.push((m, outcome(-self.run(&apply(pos, m))?)));
+            out.push((m, outcome(-self.run(&pos.apply(m))?)));
         }
         out.sort_by_key(|&(m, o)| (std::cmp::Reverse(o), m));
         Ok(out)
@@ -270,7 +268,7 @@ impl<'a, G: PlacementGame> PlacementSearch<'a, G> {
         for m in moves {
             // Does the move keep the value? (The opponent's value after it
             // is at most -value: a null window just above -value.)
-            if -self.run_window(&apply(pos, m), -value, -value + 1)? >= value {
+            if -self.run_window(&pos.apply(m), -value, -value + 1)? >= value {
                 return Ok(Some((m, outcome(value))));
             }
         }
@@ -422,7 +420,7 @@ impl<'a, G: PlacementGame> PlacementSearch<'a, G> {
     /// us) cuts without a search.
     fn known_cutoff(&self, pos: &Position, moves: &[(i64, Move)], beta: i8) -> Option<(i8, Move)> {
         moves.iter().find_map(|&(_, m)| {
-            let child = apply(pos, m);
+            let child = pos.apply(m);
             if !child.placing() {
                 return None;
             }
@@ -443,7 +441,7 @@ impl<'a, G: PlacementGame> PlacementSearch<'a, G> {
     ) -> Result<(i8, Option<Move>), Halt<G::Error>> {
         let (mut best, mut best_move) = (-2, None);
         for &(_, m) in moves {
-            let s = -self.search(w, &apply(pos, m), -beta, -alpha, abort)?;
+            let s = -self.search(w, &pos.apply(m), -beta, -alpha, abort)?;
             if s > best {
                 (best, best_move) = (s, Some(m));
                 alpha = alpha.max(s);
@@ -487,7 +485,7 @@ impl<'a, G: PlacementGame> PlacementSearch<'a, G> {
             }
             let mut cw = Worker::new(history.clone());
             let a = alpha.load(Relaxed);
-            let r = self.search(&mut cw, &apply(pos, m), -beta, -a, &inner);
+            let r = self.search(&mut cw, &pos.apply(m), -beta, -a, &inner);
             self.flush(&mut cw);
             match r {
                 Ok(s) => {

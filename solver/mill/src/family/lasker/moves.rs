@@ -11,8 +11,8 @@
 //! and let a mill close without a victim.
 
 use crate::board::Board;
+use crate::geometry::points;
 use crate::geometry::Bits;
-use crate::nine::points;
 use crate::position::Move;
 use crate::variant::RuleSet;
 

@@ -9,7 +9,7 @@
 
 use crate::board::Board;
 use crate::family::index;
-use crate::index::Subspace;
+use crate::sector::Subspace;
 
 /// A sector, mover-relative.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
