@@ -537,7 +537,7 @@ fn cli_perft_start_and_probe() {
     assert!(ok, "{out}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["value"], expected.outcome().as_str());
-    assert_eq!(v["distance"].as_u64(), expected.distance().map(u64::from));
+    assert_eq!(v["dtc"].as_u64(), expected.distance().map(u64::from));
     assert_eq!(v["moves"].as_array().unwrap().len(), 24);
     let (out, ok) = run_cli(&["lasker", "stats", "--stones", "3", "--dir", d, "--json"]);
     assert!(ok);

@@ -428,7 +428,7 @@ fn cli_generate_stats_verify_probe() {
     assert!(ok, "{out}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["value"], "win");
-    assert_eq!(v["distance"], 1);
+    assert_eq!(v["dtc"], 1);
     // A placement position is not in the moving-phase tables: one error.
     let (_, ok) = run(with(&["probe", "W..W...W............B.BB w 1 1"]));
     assert!(!ok);

@@ -1,12 +1,14 @@
 //! A new mill board written here as data alone — points, edges, mills,
 //! stones — gets the family's engine at once: rules and perft, the whole
 //! game solved (moving phase and placement), its tables written and read
-//! back, verified, and probed with every move's value. The answers are
-//! checked against the test oracle's own rules (`common/oracle.rs`), which
-//! shares no code with the engine.
+//! back, verified, and probed with every move's value, and the web API
+//! serves it (`/api/grid/…`, through `mill::games::SolvedGame`). The
+//! answers are checked against the test oracle's own rules
+//! (`common/oracle.rs`), which shares no code with the engine.
 
 #[path = "common/oracle.rs"]
 mod oracle;
+mod web;
 
 use mill::board::Board;
 use mill::family::values::{best_move, move_values};
@@ -93,7 +95,7 @@ fn a_board_defined_as_data_is_solved_stored_verified_and_probed() {
         };
         assert!(name.ends_with(tag) && name.exists(), "{}", name.display());
         let sol = files::load::<Grid>(&dir, rules).unwrap();
-        std::fs::remove_dir_all(&dir).unwrap();
+        let api = serve(&dir, flying);
         for (id, n, bad) in sol.verify().unwrap() {
             assert_eq!(bad, 0, "{id:?}: {bad} of {n} differ");
         }
@@ -133,7 +135,47 @@ fn a_board_defined_as_data_is_solved_stored_verified_and_probed() {
             probed += 1;
         }
         assert!(probed > 500, "only {probed} positions probed");
+        // The API: every 7th reachable position, its value and each move's
+        // the oracle's, its legal moves the oracle's successors.
+        for (s, v) in states.iter().zip(&values).step_by(7) {
+            let pos = position(s, &model);
+            let text = game::format_position::<Grid>(&pos);
+            let a = web::get_position(api, "/api/grid/probe", &text).json();
+            let over = game::ending::<Grid>(&pos, rules).is_some();
+            assert_eq!(a["source"], if over { "game-over" } else { "tables" });
+            if !over {
+                assert_eq!(a["value"], outcome(v).as_str(), "{text}");
+            }
+            let moves = a["moves"].as_array().unwrap();
+            assert_eq!(
+                moves.len(),
+                if over { 0 } else { s.successors(&model).len() }
+            );
+            for m in moves {
+                let mv = game::parse_move::<Grid>(&pos, rules, m["move"].as_str().unwrap());
+                let child = by_position[&pos.apply(mv.unwrap())];
+                assert_eq!(m["value"], child.flip().as_str(), "{text}: {m}");
+            }
+            let shown = web::get_position(api, "/api/grid/show", &text).json();
+            assert_eq!(shown["moves"].as_array().unwrap().len(), moves.len());
+        }
+        let svg = web::get_position(api, "/api/grid/svg", &game::format_position::<Grid>(&start));
+        assert_eq!(svg.body.matches("data-point=").count(), 9);
+        std::fs::remove_dir_all(&dir).unwrap();
         let first = sol.value(&start).unwrap_or(Value::DRAW).outcome();
         assert_eq!(first, outcome(&values[0]), "the start");
     }
+}
+
+/// The web server with the grid as its one board beyond Nine and Three,
+/// its tables in `dir`; its address.
+fn serve(dir: &std::path::Path, flying: bool) -> std::net::SocketAddr {
+    let game = mill::games::SolvedGame::<Grid, Solution<Grid>>::open("grid", "Grid", dir, flying);
+    let served = server::GameState::new(
+        std::sync::Arc::new(game),
+        dir.to_owned(),
+        std::time::Duration::from_secs(60),
+    );
+    let state = server::AppState::with_games(&web::config(dir), vec![served]).unwrap();
+    web::start_state(state)
 }

@@ -6,7 +6,10 @@
 //! against the perfect player by clicking on the board, checks that the
 //! move values a Nine Men's Morris position shows equal the API's, plays a
 //! capture by clicks, plays Toguz Kumalak against the engine (with the
-//! busy indicator showing during a search), and checks the phone layout
+//! busy indicator showing during a search), opens the tabs of Nine without
+//! flying, Six Men's Morris, Morabaraba and Lasker Morris (each board drawn
+//! from its geometry, its start the served game's, its move values the
+//! API's), and checks the phone layout
 //! at 390 px. It saves screenshots (into `$SCREENSHOTS_DIR`, default the
 //! target's temporary directory; `scripts/screenshots.sh` writes them into
 //! `docs/img/`) and a screenshot on failure.
@@ -74,7 +77,7 @@ fn browser_plays_and_shows_the_api_values() {
         );
         return;
     };
-    let addr = web::start(web::config(web::tables(6)));
+    let addr = web::start(boards_config());
     let port = free_port();
     let _driver = Driver(
         Command::new(driver)
@@ -211,6 +214,11 @@ async fn run(client: &Client, addr: SocketAddr, shots: &std::path::Path) -> Resu
     nine_values(client, addr, &base, shots).await?;
     three_game(client, addr, &base, shots).await?;
     toguz_game(client, &base, shots).await?;
+    for (game, position, points, lines) in BOARDS {
+        board_tab(client, addr, &base, game, position, points, lines)
+            .await
+            .map_err(|e| format!("#{game}: {e}"))?;
+    }
     client
         .goto(&format!("{base}#stats"))
         .await
@@ -303,13 +311,144 @@ async fn landing_with_partial_tables(
     Ok(())
 }
 
+/// The tabs of the other boards: game, a moving-phase position its small
+/// tables hold, its points and lines.
+const BOARDS: [(&str, &str, usize, usize); 4] = [
+    ("nine-noflying", NINE, 24, 32),
+    ("six", "W.W.B....B.W..B. w 0 0", 16, 20),
+    ("lasker", NINE, 24, 32),
+    ("morabaraba", "W..W...W............B.BB w 0 0", 24, 40),
+];
+
+/// The server of the test: Nine's tables up to 6 stones (both rule sets),
+/// the 3-stone games of Six and Lasker, Morabaraba's 3-stone subspace.
+fn boards_config() -> server::Config {
+    let nine = web::tables(6);
+    let boards = std::env::temp_dir().join(format!("web-browser-boards-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&boards);
+    for (args, dir) in [
+        (
+            &["nine", "generate", "--no-flying", "--max-stones", "6"][..],
+            nine,
+        ),
+        (&["six", "generate", "--stones", "3"], &boards),
+        (&["lasker", "generate", "--stones", "3"], &boards),
+        (&["morabaraba", "generate", "--max-stones", "3"], &boards),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_solver"))
+            .args(args)
+            .arg("--dir")
+            .arg(dir)
+            .arg("--quiet")
+            .output()
+            .expect("run solver");
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    server::Config {
+        six_dir: boards.clone(),
+        lasker_dir: boards.clone(),
+        morabaraba_dir: boards,
+        ..web::config(nine)
+    }
+}
+
+/// A board's tab: its start is the served game's (`/api/games`), its board
+/// is drawn from its geometry (points and lines, Morabaraba's diagonals),
+/// and the values of a position's moves are the API's.
+async fn board_tab(
+    client: &Client,
+    addr: SocketAddr,
+    base: &str,
+    game: &str,
+    position: &str,
+    points: usize,
+    lines: usize,
+) -> Result<()> {
+    client
+        .goto(&format!("{base}#{game}"))
+        .await
+        .map_err(|e| e.to_string())?;
+    let games = web::get(addr, "/api/games").json();
+    let start = games
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == game)
+        .map_or_else(
+            || json!("........................ w 9 9"),
+            |g| g["start"].clone(),
+        );
+    wait(
+        client,
+        &format!(
+            "document.getElementById('m-text').value === {start} && document.querySelectorAll('#board g.pt').length === {points}"
+        ),
+    )
+    .await?;
+    let active = eval(
+        client,
+        "document.querySelector('#tabs a.active').dataset.view",
+    )
+    .await?;
+    if active != json!(game) {
+        return Err(format!("the active tab is {active}"));
+    }
+    client
+        .goto(&format!("{base}#{game}/{}", web::encode(position)))
+        .await
+        .map_err(|e| e.to_string())?;
+    wait(
+        client,
+        &format!(
+            "document.getElementById('m-text').value === {} && {ROWS}.length > 0 && {ROWS}.every(tr => tr.dataset.value)",
+            json!(position)
+        ),
+    )
+    .await?;
+    let drawn = eval(
+        client,
+        "[document.querySelectorAll('#board g.pt').length, document.querySelectorAll('#board line').length]",
+    )
+    .await?;
+    if drawn != json!([points, lines]) {
+        return Err(format!("the board has [points, lines] {drawn}"));
+    }
+    let shown = eval(
+        client,
+        &format!("{ROWS}.map(tr => [tr.dataset.move, tr.dataset.value, tr.dataset.dtc])"),
+    )
+    .await?;
+    let api = get_position(addr, &format!("/api/{game}/probe"), position).json();
+    let expected: Vec<Json> = api["moves"]
+        .as_array()
+        .ok_or_else(|| format!("the API says {api}"))?
+        .iter()
+        .map(|m| {
+            let dtc = if m["dtc"].is_null() {
+                String::new()
+            } else {
+                m["dtc"].to_string()
+            };
+            json!([m["move"], m["value"], dtc])
+        })
+        .collect();
+    if shown != json!(expected) {
+        return Err(format!("page shows {shown}, the API says {expected:?}"));
+    }
+    shot(client, screenshots().join(format!("{game}.png"))).await
+}
+
 /// Malformed fragments: a message and the start position on a usable
 /// board, never a blank page or another position.
 async fn fragments(client: &Client, base: &str) -> Result<()> {
     let start = json!("........................ w 9 9");
     for (fragment, says) in [
         ("#nine/%E0%A4%A", "could not be read"),
-        ("#six", "no page"),
+        ("#seven", "no page"),
         ("#nine/garbage", "not a valid"),
         ("#toguz/9,9", "not a valid"),
     ] {

@@ -8,6 +8,7 @@ pub mod analysis;
 pub mod board;
 pub mod database;
 pub mod family;
+pub mod games;
 pub mod geometry;
 pub mod index;
 pub mod malom;

@@ -403,7 +403,7 @@ impl Tablebases {
     /// draw; loss: slowest).
     pub fn best_moves(&self, pos: &Position) -> Result<Vec<(Move, Value)>, ProbeError> {
         let mut moves = self.move_values(pos)?;
-        moves.sort_by_key(|&(m, v)| (std::cmp::Reverse(v), m));
+        moves.sort_by_key(|&(m, v)| crate::analysis::preference(m, v));
         Ok(moves)
     }
 }

@@ -85,12 +85,8 @@ fn table_rows<'t>(tables: impl Iterator<Item = (Json, &'t Table)>) -> (Vec<Json>
 }
 
 /// `GET /api/nine/best`: the position and the perfect player's move
-/// (`move`, `value`, `dtc`), or null when the game is over.
+/// (`move`, `value`, `dtc`), or null when the game is over (every board's
+/// `best` object: [`crate::games::best_json`]).
 pub fn best_json(pos: &Position, best: Option<MoveValue>) -> Json {
-    json!({
-        "position": pos.to_string(),
-        "best": best.map(|m| json!({
-            "move": m.mv.to_string(), "value": m.value.as_str(), "dtc": m.dtc,
-        })),
-    })
+    crate::games::best_json::<crate::board::Nine>(pos, best)
 }

@@ -3,7 +3,10 @@
 Nine Men's Morris positions and moves (:class:`Position`, :class:`Move`),
 probes of the retrograde tablebases made by ``solver nine generate``
 (:class:`Tablebases`: one position with every move's value, or many at once
-into NumPy arrays), Three Men's Morris (:func:`three_probe`) and the Toguz
+into NumPy arrays), every mill game from its tables through one class
+(:class:`Game`: Nine with and without flying, Six Men's Morris, Lasker
+Morris, Morabaraba; answers are the web API's JSON objects as dicts),
+Three Men's Morris (:func:`three_probe`) and the Toguz
 Kumalak search (:func:`toguz_search`). The OpenSpiel bot and action mapping
 are in :mod:`mill_solver.openspiel` (needs ``open_spiel``).
 
@@ -32,6 +35,7 @@ from typing import Literal, Mapping
 
 from ._native import (
     Analysis,
+    Game,
     Move,
     MoveError,
     MoveValue,
@@ -88,6 +92,7 @@ __all__ = [
     "DTC_UNKNOWN",
     "VALUE_CODES",
     "Analysis",
+    "Game",
     "Move",
     "MoveError",
     "MoveValue",

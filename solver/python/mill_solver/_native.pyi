@@ -19,6 +19,7 @@ _Positions = Union[npt.NDArray[np.integer[Any]], Iterable[Union[_PositionLike, S
 
 __all__ = [
     "Analysis",
+    "Game",
     "Move",
     "MoveError",
     "MoveValue",
@@ -212,6 +213,48 @@ class Tablebases:
     def __reduce__(self) -> Tuple[Any, ...]: ...
     def __copy__(self) -> Tablebases: ...
     def __deepcopy__(self, memo: Any, /) -> Tablebases: ...
+
+_GameName = Literal["nine", "nine-noflying", "six", "lasker", "morabaraba"]
+
+@final
+class Game:
+    """A mill game and its tables (``Game("six", "six-tables")``): answers
+    are the web API's JSON objects as dicts, positions and moves texts."""
+
+    def __new__(
+        cls,
+        game: _GameName,
+        directory: Union[str, os.PathLike[str]],
+        *,
+        hash_mib: int = 256,
+        threads: Optional[int] = None,
+    ) -> Game: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def directory(self) -> pathlib.Path: ...
+    @property
+    def stones(self) -> int: ...
+    @property
+    def flying(self) -> bool: ...
+    def start(self) -> str:
+        """The start position's text."""
+    def reading(self) -> List[str]:
+        """The point names in reading order."""
+    def show(self, position: Optional[str] = None) -> Dict[str, Any]:
+        """The position and its legal moves (no tables needed)."""
+    def play(self, position: Optional[str], moves: Union[str, Sequence[str]]) -> str:
+        """The position after the moves."""
+    def probe(self, position: Optional[str] = None, moves: Optional[Union[str, Sequence[str]]] = None) -> Dict[str, Any]:
+        """The analysis: ``position``, ``value``, ``dtc``, ``source``, ``moves``."""
+    def best_move(self, position: Optional[str] = None) -> Optional[Dict[str, Any]]:
+        """The perfect player's move (``move``, ``value``, ``dtc``), None when the game is over."""
+    def stats(self) -> Dict[str, Any]:
+        """The object of ``solver <game> stats --json``."""
+    def svg(self, position: Optional[str] = None) -> str:
+        """The board as SVG."""
 
 def encode_positions(positions: _Positions) -> npt.NDArray[np.uint32]:
     """Rows ``[white, black, to_move, white_hand, black_hand]`` of shape (n, 5)."""

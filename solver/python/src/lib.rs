@@ -1,7 +1,8 @@
 //! The Python module `mill_solver._native` (feature `python`, built by
 //! maturin from `solver/pyproject.toml`): Nine Men's Morris positions, moves
 //! and tablebase probes ([`nine`]), batch probes over lists and NumPy arrays
-//! ([`batch`]), Three Men's Morris and the Toguz Kumalak search ([`games`]),
+//! ([`batch`]), every mill game through one `Game` class ([`boards`]),
+//! Three Men's Morris and the Toguz Kumalak search ([`games`]),
 //! strict checks of Python arguments ([`args`]).
 //! The pure-Python part (the OpenSpiel bot, the value codes, type stubs) is
 //! in `solver/python/mill_solver/`; `docs/python.md` documents the whole.
@@ -20,6 +21,7 @@ use pyo3::types::{PyDict, PyTuple, PyType};
 
 mod args;
 mod batch;
+mod boards;
 mod games;
 mod nine;
 
@@ -101,6 +103,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MoveError", move_error_type(py)?.bind(py))?;
     m.add("TablebaseError", py.get_type::<TablebaseError>())?;
     nine::register(m)?;
+    boards::register(m)?;
     games::register(m)?;
     Ok(())
 }

@@ -39,7 +39,12 @@ fn reading(p: u8) -> u8 {
 pub(crate) fn analysis_error(e: AnalysisError) -> PyErr {
     match e {
         AnalysisError::Probe(e) => probe_error(e),
+        AnalysisError::Illegal(_) => position_error(e.to_string()),
         AnalysisError::Threads(_) => SolverError::new_err(e.to_string()),
+        // Other boards' errors (not raised for Nine's tables).
+        AnalysisError::Outcomes(_) | AnalysisError::NoValue(_) => {
+            TablebaseError::new_err(e.to_string())
+        }
     }
 }
 
@@ -635,13 +640,13 @@ impl PyAnalysis {
                 )))
             }
         };
-        Ok(PyAnalysis(Analysis {
-            position: position.position()?,
-            value: outcome_arg(value, "value")?,
-            dtc: dtc_arg(dtc)?,
-            moves: moves.into_iter().map(|m| m.0).collect(),
+        Ok(PyAnalysis(Analysis::new(
+            position.position()?,
+            outcome_arg(value, "value")?,
+            dtc_arg(dtc)?,
+            moves.into_iter().map(|m| m.0).collect(),
             source,
-        }))
+        )))
     }
 
     /// The position analysed.

@@ -64,7 +64,14 @@ impl ApiError {
         }
         for d in spellings {
             let d = d.to_string_lossy().trim_end_matches('/').to_string();
-            if !d.is_empty() {
+            if d.is_empty() {
+                continue;
+            }
+            // A one-word relative name (`six`) is also a word of messages
+            // (`solver six generate`, the label `six/flying/5-4`): only
+            // paths with a `/` in them are replaced (the absolute spelling
+            // always is).
+            if d.contains('/') {
                 self.message = self
                     .message
                     .replace(&format!("{d}/"), "")

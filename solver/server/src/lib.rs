@@ -1,8 +1,9 @@
 //! `solver serve`: the web board and the JSON API over HTTP (axum on
 //! tokio). The server owns no game logic: every answer comes from the same
 //! library functions as the CLI's `--json` (`Analysis::to_json`,
-//! `morris::report`, `morris::three::report`, `toguz::report`), so the API
-//! and the command line cannot disagree.
+//! `mill::report`, `mill::games::MillGame` for the boards beyond Nine and
+//! Three, `mill::three::report`, `toguz::report`), so the API and the
+//! command line cannot disagree.
 //!
 //! Safe by default: it binds to loopback unless told otherwise, answers
 //! only GET requests with bounded URIs, validates every parameter, takes no
@@ -12,11 +13,13 @@
 
 mod assets;
 mod error;
+mod games;
 mod nine;
 mod three;
 mod toguz;
 
 pub use error::ApiError;
+pub use games::GameState;
 
 use axum::extract::{Request, State};
 use axum::http::{header, StatusCode};
@@ -42,8 +45,17 @@ pub const MAX_POSITION: usize = 256;
 #[derive(Clone, Debug)]
 pub struct Config {
     /// Nine Men's Morris tablebase directory (opened read-only; the Nine
-    /// Men's Morris API says plainly when it or a table is missing).
+    /// Men's Morris API says plainly when it or a table is missing). Both
+    /// rule sets' tables may be in it: `/api/nine` serves [`Config::rules`],
+    /// `/api/nine-noflying` the game without flying.
     pub dir: PathBuf,
+    /// Six Men's Morris tables (`solver six generate`).
+    pub six_dir: PathBuf,
+    /// Lasker Morris tables (`solver lasker generate --stones K`).
+    pub lasker_dir: PathBuf,
+    /// Morabaraba moving-phase tables (`solver morabaraba generate
+    /// --max-stones N`).
+    pub morabaraba_dir: PathBuf,
     /// The Nine Men's Morris rule set.
     pub rules: Rules,
     /// How much of each table is kept in memory once first used.
@@ -76,6 +88,9 @@ impl Default for Config {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         Config {
             dir: PathBuf::from("tablebases"),
+            six_dir: PathBuf::from("six-tables"),
+            lasker_dir: PathBuf::from("lasker-tables"),
+            morabaraba_dir: PathBuf::from("morabaraba-tables"),
             rules: Rules::default(),
             memory: TableMemory::Outcomes,
             search: SearchOptions {
@@ -111,6 +126,8 @@ pub enum TableMemory {
 /// Everything the handlers share.
 pub struct AppState {
     nine: nine::NineState,
+    nine_noflying: nine::NineState,
+    games: Vec<GameState>,
     three: three::ThreeState,
     toguz: toguz::ToguzState,
     header_timeout: Duration,
@@ -123,8 +140,38 @@ impl AppState {
     /// Nine Men's Morris API, not here), solve Three Men's Morris (a few
     /// milliseconds) and start the placement search worker.
     pub fn new(config: &Config) -> Result<Arc<AppState>, String> {
+        let wait = config.placement_wait;
+        let games = vec![
+            GameState::new(
+                Arc::new(mill::games::six(&config.six_dir)),
+                config.six_dir.clone(),
+                wait,
+            ),
+            GameState::new(
+                Arc::new(mill::games::lasker(&config.lasker_dir, true)),
+                config.lasker_dir.clone(),
+                wait,
+            ),
+            GameState::new(
+                Arc::new(mill::games::morabaraba(
+                    &config.morabaraba_dir,
+                    config.search,
+                )),
+                config.morabaraba_dir.clone(),
+                wait,
+            ),
+        ];
+        AppState::with_games(config, games)
+    }
+
+    /// The state with `games` as the mill games beyond Nine and Three
+    /// Men's Morris (`/api/{id}/…` each; a board defined as data is served
+    /// this way).
+    pub fn with_games(config: &Config, games: Vec<GameState>) -> Result<Arc<AppState>, String> {
         Ok(Arc::new(AppState {
-            nine: nine::NineState::new(config),
+            nine: nine::NineState::new(config, config.rules),
+            nine_noflying: nine::NineState::new(config, Rules { flying: false }),
+            games,
             three: three::ThreeState::new()?,
             toguz: toguz::ToguzState::new(config),
             header_timeout: config.header_timeout,
@@ -141,6 +188,7 @@ pub fn router(state: Arc<AppState>, hosts: HostCheck) -> Router {
     Router::new()
         .merge(assets::routes())
         .merge(nine::routes())
+        .merge(games::routes(&state))
         .merge(three::routes())
         .merge(toguz::routes())
         .fallback(not_found)

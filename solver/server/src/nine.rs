@@ -58,8 +58,9 @@ pub struct NineState {
 }
 
 impl NineState {
-    pub fn new(config: &Config) -> NineState {
-        let tables = Tablebases::open(&config.dir, config.rules)
+    /// The tables of `config.dir` under `rules` and their placement worker.
+    pub fn new(config: &Config, rules: Rules) -> NineState {
+        let tables = Tablebases::open(&config.dir, rules)
             .map(|tb| match config.memory {
                 TableMemory::Mapped => tb,
                 TableMemory::Outcomes => tb.in_memory_wdl(),
@@ -90,7 +91,7 @@ impl NineState {
         });
         NineState {
             dir: config.dir.clone(),
-            rules: config.rules,
+            rules,
             tables,
             options: config.search,
             worker,
@@ -147,33 +148,54 @@ fn parse(query: Query) -> Result<Position, ApiError> {
         .map_err(|e| ApiError::bad_request(format!("bad position: {e}")))
 }
 
-/// The routes of `/api/nine`.
+/// The routes of `/api/nine` (the server's rule set) and
+/// `/api/nine-noflying` (Nine Men's Morris without flying, from the same
+/// directory).
 pub fn routes() -> Router<Arc<AppState>> {
-    Router::new()
-        .route("/api/nine/show", axum::routing::get(show))
-        .route("/api/nine/probe", get(probe))
-        .route("/api/nine/best", get(best))
-        .route("/api/nine/stats", get(stats))
-        .route("/api/nine/svg", get(svg))
+    let mut router = Router::new();
+    for (prefix, flying) in [("nine", true), ("nine-noflying", false)] {
+        let pick: fn(&AppState) -> &NineState = if flying {
+            |state| &state.nine
+        } else {
+            |state| &state.nine_noflying
+        };
+        router = router
+            .route(
+                &format!("/api/{prefix}/show"),
+                get(move |state: Shared, query: Query| async move { show(pick(&state), query) }),
+            )
+            .route(
+                &format!("/api/{prefix}/probe"),
+                get(move |state: Shared, query: Query| async move {
+                    let nine = pick(&state);
+                    analyse(nine, query, Ask::Analyse)
+                        .await
+                        .map_err(|e| e.without_path(&nine.dir))
+                }),
+            )
+            .route(
+                &format!("/api/{prefix}/best"),
+                get(move |state: Shared, query: Query| async move {
+                    let nine = pick(&state);
+                    analyse(nine, query, Ask::Best)
+                        .await
+                        .map_err(|e| e.without_path(&nine.dir))
+                }),
+            )
+            .route(
+                &format!("/api/{prefix}/stats"),
+                get(move |state: Shared, query: Query<NoParams>| async move {
+                    stats(pick(&state), query).await
+                }),
+            )
+            .route(&format!("/api/{prefix}/svg"), get(svg));
+    }
+    router
 }
 
-async fn show(state: Shared, query: Query) -> Result<Response, ApiError> {
+fn show(nine: &NineState, query: Query) -> Result<Response, ApiError> {
     let pos = parse(query)?;
-    Ok(json(show_json(&pos, state.nine.rules)))
-}
-
-async fn probe(state: Shared, query: Query) -> Result<Response, ApiError> {
-    let nine = &state.nine;
-    analyse(nine, query, Ask::Analyse)
-        .await
-        .map_err(|e| e.without_path(&nine.dir))
-}
-
-async fn best(state: Shared, query: Query) -> Result<Response, ApiError> {
-    let nine = &state.nine;
-    analyse(nine, query, Ask::Best)
-        .await
-        .map_err(|e| e.without_path(&nine.dir))
+    Ok(json(show_json(&pos, nine.rules)))
 }
 
 /// `probe` and `best`: placement positions to the worker, moving-phase
@@ -207,9 +229,8 @@ async fn blocking<T: Send + 'static>(
         .map_err(|e| ApiError::internal(format!("the table look-up failed: {e}")))?
 }
 
-async fn stats(state: Shared, query: Query<NoParams>) -> Result<Response, ApiError> {
+async fn stats(nine: &NineState, query: Query<NoParams>) -> Result<Response, ApiError> {
     params(query)?;
-    let nine = &state.nine;
     nine.tables()?;
     let (dir, rules) = (nine.dir.clone(), nine.rules);
     blocking(move || stats_with_errors(&dir, rules))

@@ -1,24 +1,45 @@
-// The web board of `solver serve`: Nine and Three Men's Morris against the
-// tablebases, Toguz Kumalak against the engine, and the tablebase charts.
+// The web board of `solver serve`: every mill game (Nine Men's Morris with
+// and without flying, Six and Three Men's Morris, Morabaraba, Lasker
+// Morris) against its tables, Toguz Kumalak against the engine, and the
+// tablebase charts.
 // Plain JavaScript, no build step. Every value shown comes from the JSON API
 // (docs/api.md); the page only applies moves the server listed as legal.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
 const SVG_NS = "http://www.w3.org/2000/svg";
+// The start positions and point orders; those of the games served from
+// `/api/games` (Six, Lasker, Morabaraba) are replaced by the server's (the
+// game its tables cover, e.g. 4 stones a side) when the page loads.
 const START = {
   nine: "........................ w 9 9",
+  "nine-noflying": "........................ w 9 9",
   three: "......... w 3 3",
+  six: "................ w 6 6",
+  lasker: "........................ w 10 10",
+  morabaraba: "........................ w 12 12",
   toguz: "9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 w 0,0 -,-",
 };
+const NINE_READING = ["a7", "d7", "g7", "b6", "d6", "f6", "c5", "d5", "e5", "a4", "b4", "c4",
+  "e4", "f4", "g4", "c3", "d3", "e3", "b2", "d2", "f2", "a1", "d1", "g1"];
 const READING = {
-  nine: ["a7", "d7", "g7", "b6", "d6", "f6", "c5", "d5", "e5", "a4", "b4", "c4",
-    "e4", "f4", "g4", "c3", "d3", "e3", "b2", "d2", "f2", "a1", "d1", "g1"],
+  nine: NINE_READING,
+  "nine-noflying": NINE_READING,
   three: ["a3", "b3", "c3", "a2", "b2", "c2", "a1", "b1", "c1"],
+  six: ["a5", "c5", "e5", "b4", "c4", "d4", "a3", "b3", "d3", "e3", "b2", "c2", "d2",
+    "a1", "c1", "e1"],
+  lasker: NINE_READING,
+  morabaraba: NINE_READING,
 };
+/** The mill games on the board view. */
+const MILLS = ["nine", "nine-noflying", "six", "morabaraba", "lasker", "three"];
 const COLOUR = { win: "#1f9d45", draw: "#8c8f96", loss: "#d2383a" };
 const NAME = {
   nine: "Nine Men's Morris",
+  "nine-noflying": "Nine Men's Morris without flying",
+  six: "Six Men's Morris",
+  morabaraba: "Morabaraba",
+  lasker: "Lasker Morris",
   three: "Three Men's Morris",
   toguz: "Toguz Kumalak",
   stats: "the statistics",
@@ -147,7 +168,7 @@ function route() {
   let game = (slash < 0 ? hash : hash.slice(0, slash)) || "nine";
   let position = slash < 0 ? null : hash.slice(slash + 1);
   if (!(game in NAME)) {
-    problem = `There is no page “${game.slice(0, 40)}” here (the games are nine, three, toguz and stats)`;
+    problem = `There is no page “${game.slice(0, 40)}” here (the pages are ${Object.keys(NAME).join(", ")})`;
     game = "nine";
     position = null;
   }
@@ -160,10 +181,10 @@ function route() {
   for (const a of document.querySelectorAll("#tabs a")) {
     a.classList.toggle("active", a.dataset.view === game);
   }
-  $("morris-view").hidden = !(game === "nine" || game === "three");
+  $("morris-view").hidden = !MILLS.includes(game);
   $("toguz-view").hidden = game !== "toguz";
   $("stats-view").hidden = game !== "stats";
-  if (game === "nine" || game === "three") {
+  if (MILLS.includes(game)) {
     if (view !== game || (position && position !== Morris.position())) {
       Morris.start(game, position || START[game]);
     }
@@ -271,10 +292,10 @@ const Morris = {
         (p) => { probe = p; },
         (e) => { probeError = e; },
       );
-      if (game === "nine") {
+      if (game !== "three") {
         [svg, show] = await Promise.all([
-          api("nine/svg", { position }, signal),
-          api("nine/show", { position }, signal),
+          api(`${game}/svg`, { position }, signal),
+          api(`${game}/show`, { position }, signal),
           probing,
         ]);
       } else {
@@ -299,6 +320,7 @@ const Morris = {
       const moves = show ? show.moves : probe.moves.map((m) => m.move);
       this.legal = moves.map(parseMove);
       this.over = show ? show.game_over : probe.finished ? "no move or a line against it" : null;
+      this.overDraw = !!(show && show.game_over && probe && probe.value === "draw");
       if (probeError && NO_TABLES.includes(probeError.kind)) {
         // Partial tables: not a fault. Say what is missing; the moves
         // (from `show`) can still be played.
@@ -500,7 +522,9 @@ const Morris = {
     const position = this.position();
     const side = position.trim().split(/\s+/)[1] === "w" ? "White" : "Black";
     let status;
-    if (this.over) {
+    if (this.over && (this.overDraw || /a draw/.test(this.over))) {
+      status = `Game over: ${this.over}.`;
+    } else if (this.over) {
       status = `Game over: ${side} has lost (${this.over}); ${side === "White" ? "Black" : "White"} wins.`;
     } else if (this.info) {
       status = `${side} to move: ${describe(this.info.value, this.info.dtc ?? this.info.plies)} with perfect play`;
@@ -951,5 +975,19 @@ const Stats = {
   },
 };
 
+/** The games the server serves from their tables (`/api/games`): their
+ * start positions (the game the tables cover) and point orders. The page
+ * works without it, with each variant's own start. */
+async function servedGames() {
+  try {
+    for (const g of await api("games", {})) {
+      START[g.id] = g.start;
+      READING[g.id] = g.reading;
+    }
+  } catch (e) {
+    // An older server, or none: the built-in starts stand.
+  }
+}
+
 window.addEventListener("hashchange", route);
-route();
+servedGames().then(route);

@@ -11,6 +11,7 @@ use super::nine_probe::search_progress;
 use super::six::{play_with, side, GameArgs, Values};
 use super::CliError;
 use super::{print_json, CliResult};
+use mill::analysis::MoveValue;
 use mill::board::Board;
 use mill::family::files;
 use mill::family::game::{self, format_position, move_text, parse_position};
@@ -132,7 +133,14 @@ pub fn start<B: Board, I: Indexing>(
     if json {
         let list: Vec<_> = moves
             .iter()
-            .map(|(m, v)| json!({"move": move_text::<B>(*m), "value": v.as_str()}))
+            .map(|&(mv, value)| {
+                MoveValue {
+                    mv,
+                    value,
+                    dtc: None,
+                }
+                .to_json::<B>()
+            })
             .collect();
         return print_json(&json!({
             "variant": name, "stones": args.stones, "flying": rules.flying,

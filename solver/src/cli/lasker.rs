@@ -17,6 +17,7 @@ use mill::family::game;
 use mill::family::lasker::files;
 use mill::family::lasker::sector::{positions, sectors, LaskerSector};
 use mill::family::lasker::solve::LaskerSolution;
+use mill::family::report;
 use mill::variant::RuleSet;
 use serde_json::json;
 use std::path::PathBuf;
@@ -234,34 +235,7 @@ fn stats(args: &TableArgs) -> CliResult {
         rows.push((s, h, table.bytes()));
     }
     if args.common.json {
-        let tables: Vec<_> = rows
-            .iter()
-            .map(|(s, h, bytes)| {
-                json!({
-                    "table": h.label,
-                    "sector": [s.us, s.them, s.us_hand, s.them_hand],
-                    "positions": h.positions,
-                    "wins": h.wins,
-                    "draws": h.draws,
-                    "losses": h.losses,
-                    "longest_win": h.max_win,
-                    "longest_loss": h.max_loss,
-                    "bytes": bytes,
-                })
-            })
-            .collect();
-        return print_json(&json!({
-            "variant": "lasker",
-            "stones": rules.stones,
-            "flying": rules.flying,
-            "tables": tables,
-            "positions": total[0],
-            "wins": total[1],
-            "draws": total[2],
-            "losses": total[3],
-            "bytes": total[4],
-            "game_positions": positions::<Nine>(rules.stones) as u64,
-        }));
+        return print_json(&report::lasker_stats_json::<Nine>(&args.dir, rules)?);
     }
     println!(
         "{:<22} {:>10} {:>10} {:>10} {:>10} {:>5} {:>9}",

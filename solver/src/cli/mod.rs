@@ -47,7 +47,8 @@ pub enum Game {
     Three(three::Args),
     /// Toguz Kumalak: rules, PlayOK replay, perft and a parallel search.
     Toguz(toguz::Args),
-    /// The web board and JSON API for all three games (loopback only by
+    /// The web board and JSON API for every game: Nine (with and without
+    /// flying), Six, Morabaraba, Lasker, Three, Toguz (loopback only by
     /// default; see docs/api.md).
     Serve(serve::Args),
 }

@@ -6,22 +6,20 @@
 
 use super::family_search::{self, StartArgs};
 use super::progress::Progress;
-use super::six::{perft, rules, show, GameArgs, PerftArgs, ShowArgs};
+use super::six::{perft, print_analysis, rules, show, GameArgs, PerftArgs, ShowArgs};
 use super::CliError;
 use super::{print_json, CliResult};
 use clap::Subcommand;
 use mill::board::Morabaraba;
-use mill::family::game::{
-    draw, ending, format_position, legal_moves, move_text, parse_position, Ending,
-};
+use mill::family::game::parse_position;
 use mill::family::moving_tables::{self, SubspaceReport};
+use mill::family::report;
 use mill::family::symmetric::{self, Symmetric};
-use mill::position::Position;
+use mill::family::values::MovingFiles;
 use mill::variant::{FullBoard, RuleSet};
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::Instant;
-use tablebase::{Outcome, Value};
 
 /// Arguments of `solver morabaraba`.
 #[derive(clap::Args, Debug)]
@@ -180,19 +178,6 @@ fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, CliError> {
         .map_err(CliError::from)
 }
 
-fn subspace_json(r: &SubspaceReport) -> serde_json::Value {
-    json!({
-        "subspace": r.sub.to_string(),
-        "slots": r.slots,
-        "positions": r.positions,
-        "wins": r.wdl[0],
-        "draws": r.wdl[1],
-        "losses": r.wdl[2],
-        "longest_win": r.longest_win,
-        "bytes": r.bytes,
-    })
-}
-
 fn subspace_line(r: &SubspaceReport) -> String {
     format!(
         "{:>5} {:>12} {:>12} {:>12} {:>12} {:>12} {:>5} {:>11}",
@@ -260,7 +245,7 @@ fn generate(args: &TableArgs, quiet: bool) -> CliResult {
             "variant": "morabaraba",
             "flying": rules.flying,
             "max_stones": max,
-            "subspaces": parts.iter().map(|p| subspace_json(p)).collect::<Vec<_>>(),
+            "subspaces": parts.iter().map(|p| report::subspace_json(p)).collect::<Vec<_>>(),
             "slots": slots,
             "positions": positions,
             "bytes": bytes,
@@ -288,17 +273,12 @@ fn stats(args: &TableArgs) -> CliResult {
         sum(|r| r.bytes),
     );
     if args.files.json {
-        return print_json(&json!({
-            "variant": "morabaraba",
-            "flying": rules.flying,
-            "max_stones": args.max_stones,
-            "subspaces": rows.iter().map(subspace_json).collect::<Vec<_>>(),
-            "positions": positions,
-            "wins": wins,
-            "draws": draws,
-            "losses": losses,
-            "bytes": bytes,
-        }));
+        return print_json(&report::moving_stats_json(
+            "morabaraba",
+            &rows,
+            rules,
+            args.max_stones,
+        ));
     }
     println!("{HEADER}");
     for r in &rows {
@@ -359,15 +339,6 @@ fn verify(args: &TableArgs, sample: Option<u64>) -> CliResult {
     }
 }
 
-/// A value in words: "win in 5", "draw", ….
-fn value_text(v: Value) -> String {
-    match (v.outcome(), v.distance()) {
-        (Outcome::Draw, _) => "draw".to_string(),
-        (o, Some(d)) => format!("{} in {d}", o.as_str()),
-        (o, None) => o.as_str().to_string(),
-    }
-}
-
 fn probe(words: &[String], args: &TableArgs) -> CliResult {
     let rules = args.rules();
     if words.is_empty() {
@@ -379,61 +350,12 @@ fn probe(words: &[String], args: &TableArgs) -> CliResult {
         .map_err(|e| format!("bad position: {e}"))?;
     if pos.placing() {
         return Err(
-            "the position has stones in hand: only moving-phase positions are in the tables".into(),
+            "the position has stones in hand: only moving-phase positions are in the tables \
+             (`solver morabaraba start --position` searches placement positions)"
+                .into(),
         );
     }
-    let lookup = |p: &Position| -> Result<Value, CliError> {
-        match ending::<Morabaraba>(p, rules) {
-            Some(Ending::Loss(_)) => Ok(Value::loss(0)),
-            Some(Ending::FullBoardDraw) => Ok(Value::DRAW),
-            None => moving_tables::value::<Morabaraba>(&args.files.dir, rules, p.us(), p.them())
-                .map_err(CliError::from),
-        }
-    };
-    let value = lookup(&pos)?;
-    let mut moves = Vec::new();
-    for m in legal_moves::<Morabaraba>(&pos, rules) {
-        let v = lookup(&pos.apply(m))?;
-        moves.push((
-            move_text::<Morabaraba>(m),
-            Value::after_move(v, m.removal().is_some()),
-        ));
-    }
-    if args.files.json {
-        let list: Vec<_> = moves
-            .iter()
-            .map(|(m, v)| json!({"move": m, "value": v.outcome().as_str(), "distance": v.distance()}))
-            .collect();
-        return print_json(&json!({
-            "variant": "morabaraba",
-            "flying": rules.flying,
-            "position": format_position::<Morabaraba>(&pos),
-            "value": value.outcome().as_str(),
-            "distance": value.distance(),
-            "distance_kind": "plies to conversion",
-            "moves": list,
-        }));
-    }
-    print!("{}", draw::<Morabaraba>(&pos));
-    println!("{}", format_position::<Morabaraba>(&pos));
-    println!(
-        "{} to move, flying {}: {}",
-        pos.to_move.name(),
-        if rules.flying { "on" } else { "off" },
-        value_text(value)
-    );
-    if let Some(e) = ending::<Morabaraba>(&pos, rules) {
-        println!(
-            "Game over: {}.",
-            match e {
-                Ending::Loss(o) => format!("the side to move has {} and loses", o.describe()),
-                Ending::FullBoardDraw => "the board is full: a draw".to_string(),
-            }
-        );
-    }
-    for (m, v) in &moves {
-        println!("  {m:<12} {}", value_text(*v));
-    }
-    println!("(distances in plies to the next removal or the end of the game)");
-    Ok(())
+    let files = MovingFiles::<Morabaraba, Symmetric>::new(&args.files.dir, rules);
+    let a = files.analyse(rules, &pos)?;
+    print_analysis(&a, rules, args.files.json)
 }

@@ -5,6 +5,7 @@ use super::CliError;
 use super::CliResult;
 use server::{run, Config, TableMemory};
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// Arguments of `solver serve`.
@@ -12,6 +13,19 @@ use std::time::Duration;
 pub struct Args {
     #[command(flatten)]
     pub tables: TableArgs,
+    /// Six Men's Morris tables (`solver six generate`'s directory).
+    #[arg(long, default_value = "six-tables")]
+    pub six_dir: PathBuf,
+    /// Lasker Morris tables (`solver lasker generate --stones K`): the
+    /// largest game whose sectors are all there is served.
+    #[arg(long, default_value = "lasker-tables")]
+    pub lasker_dir: PathBuf,
+    /// Morabaraba moving-phase tables (`solver morabaraba generate
+    /// --max-stones N`): the largest N-stone game whose subspaces are all
+    /// there is served, its placement by search (its outcomes held in
+    /// memory once used: 4.3 GB for N = 12).
+    #[arg(long, default_value = "morabaraba-tables")]
+    pub morabaraba_dir: PathBuf,
     /// Address to listen on. The default is loopback only; give e.g.
     /// 0.0.0.0:8080 to let other machines in (there is no authentication).
     #[arg(long, default_value = "127.0.0.1:8080")]
@@ -28,8 +42,8 @@ pub struct Args {
     /// Placement search threads (default: all cores).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
-    /// Longest a request waits for a Nine Men's Morris placement search, in
-    /// seconds (then it gets a `timeout` error; the search finishes in the
+    /// Longest a request waits for a placement search (Nine Men's Morris,
+    /// Morabaraba) or a game's tables to load, in seconds (then it gets a `timeout` error; the search finishes in the
     /// background).
     #[arg(long, default_value_t = 60)]
     pub search_seconds: u64,
@@ -69,6 +83,9 @@ pub fn serve(args: Args) -> CliResult {
     }
     let mut config = Config {
         dir: args.tables.dir.clone(),
+        six_dir: args.six_dir.clone(),
+        lasker_dir: args.lasker_dir.clone(),
+        morabaraba_dir: args.morabaraba_dir.clone(),
         rules: args.tables.rules(),
         memory: args.memory,
         placement_wait: Duration::from_secs(args.search_seconds),

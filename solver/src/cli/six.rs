@@ -6,14 +6,16 @@
 use super::CliError;
 use super::{print_json, CliResult};
 use clap::Subcommand;
+use mill::analysis::Analysis;
 use mill::board::{Board, Six};
 use mill::family::files;
 use mill::family::game::{
     self, divide, draw, ending, format_position, legal_moves, move_text, parse_position, Ending,
 };
+use mill::family::report;
 use mill::family::solve::Solution;
 pub(crate) use mill::family::values::Values;
-use mill::family::values::{best_move, move_values};
+use mill::family::values::{analyse, best_move};
 use mill::position::{Color, Position};
 use mill::sector::TableId;
 use mill::variant::RuleSet;
@@ -194,10 +196,7 @@ pub(crate) fn side(color: Color) -> &'static str {
 }
 
 pub(crate) fn ending_text(e: Ending) -> String {
-    match e {
-        Ending::Loss(o) => format!("the side to move has {} and loses", o.describe()),
-        Ending::FullBoardDraw => "the board is full: a draw".to_string(),
-    }
+    report::ending_text(e)
 }
 
 pub(crate) fn show<B: Board>(args: &ShowArgs, rules: RuleSet) -> CliResult {
@@ -209,14 +208,7 @@ pub(crate) fn show<B: Board>(args: &ShowArgs, rules: RuleSet) -> CliResult {
         .collect();
     let over = ending::<B>(&pos, rules);
     if common.json {
-        return print_json(&json!({
-            "position": format_position::<B>(&pos),
-            "to_move": pos.to_move.name(),
-            "hand": pos.hand,
-            "flying": rules.flying,
-            "moves": moves,
-            "game_over": over.map(ending_text),
-        }));
+        return print_json(&report::show_json::<B>(&pos, rules));
     }
     print!("{}", draw::<B>(&pos));
     println!("{}", format_position::<B>(&pos));
@@ -349,32 +341,7 @@ fn stats<B: Board>(args: &TableArgs) -> CliResult {
         rows.push((id, h, table.bytes()));
     }
     if args.common.json {
-        let tables: Vec<_> = rows
-            .iter()
-            .map(|(id, h, bytes)| {
-                json!({
-                    "table": h.label,
-                    "kind": if matches!(id, TableId::Moving(_)) { "moving" } else { "placement" },
-                    "positions": h.positions,
-                    "wins": h.wins,
-                    "draws": h.draws,
-                    "losses": h.losses,
-                    "longest_win": h.max_win,
-                    "longest_loss": h.max_loss,
-                    "bytes": bytes,
-                })
-            })
-            .collect();
-        return print_json(&json!({
-            "variant": B::NAME,
-            "flying": rules.flying,
-            "tables": tables,
-            "positions": total[0],
-            "wins": total[1],
-            "draws": total[2],
-            "losses": total[3],
-            "bytes": total[4],
-        }));
+        return print_json(&report::solution_stats_json::<B>(&args.dir, rules)?);
     }
     println!(
         "{:<32} {:>10} {:>10} {:>10} {:>10} {:>5} {:>9}",
@@ -571,66 +538,56 @@ pub(crate) fn play_with<B: Board>(
     Ok(())
 }
 
-/// Value of `pos` and of every move, from the side to move's view.
+/// Value of `pos` and of every move, from the side to move's view: the
+/// [`Analysis`] of `sol`, as JSON or in words.
 pub(crate) fn print_position_value<B: Board>(
     sol: &impl Values<B>,
     rules: RuleSet,
     pos: &Position,
     json: bool,
 ) -> CliResult {
-    let over = ending::<B>(pos, rules);
-    let value = match over {
-        Some(Ending::Loss(_)) => Some(Value::loss(0)),
-        Some(Ending::FullBoardDraw) => Some(Value::DRAW),
-        None => sol.value(pos),
-    };
-    let value = value.ok_or("the position's table is not in the directory")?;
-    let moves: Vec<(String, Value)> = move_values(sol, rules, pos)
-        .into_iter()
-        .map(|(m, v)| (move_text::<B>(m), v))
-        .collect();
-    let placing = !sol.has_distance(pos);
+    let a = analyse(sol, rules, pos)?;
+    print_analysis(&a, rules, json)
+}
+
+/// An analysis as JSON (`--json`) or in words.
+pub(crate) fn print_analysis<B: Board>(a: &Analysis<B>, rules: RuleSet, json: bool) -> CliResult {
     if json {
-        let list: Vec<_> = moves
-            .iter()
-            .map(|(m, v)| json!({"move": m, "value": v.outcome().as_str(), "distance": v.distance()}))
-            .collect();
-        return print_json(&json!({
-            "variant": B::NAME,
-            "flying": rules.flying,
-            "position": format_position::<B>(pos),
-            "value": value.outcome().as_str(),
-            "distance": if placing { None } else { value.distance() },
-            "distance_kind": if placing { "none (placement tables hold outcomes)" } else { "plies to conversion" },
-            "moves": list,
-        }));
+        return print_json(&a.to_json());
     }
+    let pos = &a.position;
     print!("{}", draw::<B>(pos));
     println!("{}", format_position::<B>(pos));
-    let text = |v: Value| {
-        if placing {
-            v.outcome().as_str().to_string()
-        } else {
-            value_text(v)
-        }
-    };
     println!(
         "{} to move, flying {}: {}",
         side(pos.to_move),
         if rules.flying { "on" } else { "off" },
-        text(value)
+        outcome_text(a.value, a.dtc)
     );
-    if let Some(e) = over {
+    if let Some(e) = ending::<B>(pos, rules) {
         println!("Game over: {}.", ending_text(e));
     }
-    for (m, v) in &moves {
-        println!("  {m:<12} {}", text(*v));
+    for m in &a.moves {
+        println!(
+            "  {:<12} {}",
+            move_text::<B>(m.mv),
+            outcome_text(m.value, m.dtc)
+        );
     }
-    if !placing {
+    if a.dtc.is_some() {
         println!(
             "(distances in plies to the next {}removal or the end of the game)",
             if rules.interleave { "placement, " } else { "" }
         );
     }
     Ok(())
+}
+
+/// An outcome and its distance in words: "win in 5", "draw", "loss".
+pub(crate) fn outcome_text(o: Outcome, dtc: Option<u16>) -> String {
+    match (o, dtc) {
+        (Outcome::Draw, _) => "draw".to_string(),
+        (o, Some(d)) => format!("{} in {d}", o.as_str()),
+        (o, None) => o.as_str().to_string(),
+    }
 }

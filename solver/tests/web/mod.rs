@@ -37,7 +37,12 @@ pub fn tables(max_stones: u8) -> &'static Path {
 /// A server for `config` on 127.0.0.1 and an ephemeral port, run on a
 /// runtime of its own thread; its address.
 pub fn start(config: Config) -> SocketAddr {
-    let state = AppState::new(&config).expect("server state");
+    start_state(AppState::new(&config).expect("server state"))
+}
+
+/// A server for `state` (e.g. with a board of the test's own) on
+/// 127.0.0.1 and an ephemeral port; its address.
+pub fn start_state(state: std::sync::Arc<AppState>) -> SocketAddr {
     let (send, receive) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -54,10 +59,16 @@ pub fn start(config: Config) -> SocketAddr {
     receive.recv().expect("server address")
 }
 
-/// The server configuration of the tests: `dir`, small searches.
+/// The server configuration of the tests: every game's tables in `dir`,
+/// small searches.
 pub fn config(dir: &Path) -> Config {
     let mut c = Config {
         dir: dir.to_owned(),
+        // Every game's tables in the one directory (none unless a test
+        // generates them there).
+        six_dir: dir.to_owned(),
+        lasker_dir: dir.to_owned(),
+        morabaraba_dir: dir.to_owned(),
         toguz_max_time: Duration::from_secs(2),
         ..Config::default()
     };

@@ -173,8 +173,6 @@ pub fn ending<B: Board>(pos: &Position, rules: RuleSet) -> Option<Ending> {
     }
 }
 
-/// The position after the legal move `m` (the board plays no part).
-
 /// Leaves of the game tree of `pos` cut at `depth` plies: a move with its
 /// removal is one ply; a finished game is a leaf and counts 1 even above
 /// the cut depth; depth 0 counts the position itself.

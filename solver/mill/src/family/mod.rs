@@ -18,6 +18,7 @@ pub mod index;
 pub mod lasker;
 pub mod moving_tables;
 pub mod outcomes;
+pub mod report;
 pub mod solve;
 pub mod symmetric;
 pub mod values;

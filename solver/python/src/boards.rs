@@ -1,0 +1,223 @@
+//! Every mill game for Python through one class, `Game`: Nine Men's
+//! Morris with and without flying, Six Men's Morris, Lasker Morris and
+//! Morabaraba, each from its tables in a directory
+//! ([`mill::games::MillGame`], the object behind the web API's
+//! `/api/{game}/…`). Positions and moves are texts; answers are the dicts
+//! of the API's JSON (one analysis schema for every game: `position`,
+//! `value`, `dtc`, `source`, `moves`).
+
+use super::args::int_in;
+use super::{move_error, position_error, SolverError, TablebaseError};
+use mill::analysis::SearchOptions;
+use mill::games::{self, GameError, MillGame};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use std::path::PathBuf;
+
+/// The exception for a game's error (`moving`: a bad text is a move's).
+fn game_error(e: GameError, moving: bool) -> PyErr {
+    match e {
+        GameError::Input(m) if moving => move_error(m),
+        GameError::Input(m) => position_error(m),
+        GameError::NoTables { .. } | GameError::MissingTable { .. } | GameError::Damaged(_) => {
+            TablebaseError::new_err(e.to_string())
+        }
+        GameError::Other(m) => SolverError::new_err(m),
+    }
+}
+
+/// A JSON value as the Python object `json.loads` makes of it.
+fn to_python<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    py.import("json")?
+        .call_method1("loads", (value.to_string(),))
+}
+
+/// A mill game and its tables: `Game(game, directory)` with `game` one of
+/// `"nine"`, `"nine-noflying"`, `"six"`, `"lasker"`, `"morabaraba"` and the
+/// directory of its tables (`solver <game> generate --dir DIR`; Six, Lasker
+/// and Morabaraba serve the largest game whose tables are all there, e.g.
+/// `--stones 4`). Positions are texts (`docs/notation.md`), the start
+/// position when omitted; answers are the web API's JSON objects as dicts.
+/// The tables are opened when first needed: a missing table is a
+/// `TablebaseError` naming the command that makes it.
+#[pyclass(name = "Game", module = "mill_solver", frozen)]
+pub struct PyGame {
+    game: Box<dyn MillGame>,
+    dir: PathBuf,
+}
+
+impl PyGame {
+    fn position(&self, position: Option<&str>) -> String {
+        position.map_or_else(|| self.game.start(), str::to_string)
+    }
+}
+
+#[pymethods]
+impl PyGame {
+    #[new]
+    #[pyo3(
+        signature = (game, directory, *, hash_mib = None, threads = None),
+        text_signature = "(game, directory, *, hash_mib=256, threads=None)"
+    )]
+    fn new(
+        game: &str,
+        directory: PathBuf,
+        hash_mib: Option<&Bound<'_, PyAny>>,
+        threads: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyGame> {
+        let mut options = SearchOptions {
+            hash_mib: 256,
+            ..SearchOptions::default()
+        };
+        if let Some(h) = hash_mib {
+            options.hash_mib = int_in(h, "hash_mib", 1, 1 << 16)? as u64;
+        }
+        if let Some(t) = threads {
+            options.threads = int_in(t, "threads", 1, 256)? as usize;
+        }
+        let Some(g) = games::open(game, &directory, options) else {
+            return Err(PyValueError::new_err(format!(
+                "game must be one of {}, found {game:?}",
+                games::GAMES.join(", ")
+            )));
+        };
+        Ok(PyGame {
+            game: g,
+            dir: directory,
+        })
+    }
+
+    /// The game's name (`"six"`).
+    #[getter]
+    fn name(&self) -> &'static str {
+        self.game.id()
+    }
+
+    /// The game's name in words (`"Six Men's Morris"`).
+    #[getter]
+    fn title(&self) -> &'static str {
+        self.game.title()
+    }
+
+    /// The directory of its tables.
+    #[getter]
+    fn directory(&self) -> PathBuf {
+        self.dir.clone()
+    }
+
+    /// Stones a side of the game served (the largest whose tables are all
+    /// in the directory; the variant's own count without tables).
+    #[getter]
+    fn stones(&self) -> u8 {
+        self.game.rules().stones
+    }
+
+    /// Whether a side with three stones flies.
+    #[getter]
+    fn flying(&self) -> bool {
+        self.game.rules().flying
+    }
+
+    /// The start position's text.
+    fn start(&self) -> String {
+        self.game.start()
+    }
+
+    /// The point names in reading order (the order of the position text).
+    fn reading(&self) -> Vec<&'static str> {
+        self.game.reading()
+    }
+
+    /// The position (no tables needed): `position`, `to_move`, `hand`,
+    /// `on_board`, `flying`, `moves` (every legal move), `game_over`.
+    #[pyo3(signature = (position = None))]
+    fn show<'py>(&self, py: Python<'py>, position: Option<&str>) -> PyResult<Bound<'py, PyAny>> {
+        let answer = self
+            .game
+            .show(&self.position(position))
+            .map_err(|e| game_error(e, false))?;
+        to_python(py, &answer)
+    }
+
+    /// The position after each move of `moves` (a list of move texts, or
+    /// one string of them separated by spaces), played from `position`.
+    #[pyo3(signature = (position, moves))]
+    fn play(&self, position: Option<&str>, moves: &Bound<'_, PyAny>) -> PyResult<String> {
+        let list: Vec<String> = match moves.extract::<String>() {
+            Ok(text) => text.split_whitespace().map(str::to_string).collect(),
+            Err(_) => moves.extract()?,
+        };
+        let mut pos = self.position(position);
+        for m in &list {
+            pos = self.game.play(&pos, m).map_err(|e| game_error(e, true))?;
+        }
+        Ok(pos)
+    }
+
+    /// The analysis of `position` (after `moves`, when given): `position`,
+    /// `value` (`"win"`, `"draw"`, `"loss"` for the side to move), `dtc`
+    /// (plies to conversion, `None` when not known), `source` (`"tables"`,
+    /// `"search"`, `"game-over"`), `moves` (every legal move, best first:
+    /// `move`, `value`, `dtc`). The GIL is released while it runs.
+    #[pyo3(signature = (position = None, moves = None))]
+    fn probe<'py>(
+        &self,
+        py: Python<'py>,
+        position: Option<&str>,
+        moves: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let pos = match moves {
+            Some(m) => self.play(position, m)?,
+            None => self.position(position),
+        };
+        let answer = py
+            .allow_threads(|| self.game.analyse(&pos))
+            .map_err(|e| game_error(e, false))?;
+        to_python(py, &answer)
+    }
+
+    /// The perfect player's move (`move`, `value`, `dtc`), `None` when the
+    /// game is over.
+    #[pyo3(signature = (position = None))]
+    fn best_move<'py>(
+        &self,
+        py: Python<'py>,
+        position: Option<&str>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let pos = self.position(position);
+        let answer = py
+            .allow_threads(|| self.game.best(&pos))
+            .map_err(|e| game_error(e, false))?;
+        to_python(py, &answer["best"])
+    }
+
+    /// The tables' counts: the object of `solver <game> stats --json`.
+    fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let answer = py
+            .allow_threads(|| self.game.stats())
+            .map_err(|e| game_error(e, false))?;
+        to_python(py, &answer)
+    }
+
+    /// The board as SVG (as the web board draws it).
+    #[pyo3(signature = (position = None))]
+    fn svg(&self, position: Option<&str>) -> PyResult<String> {
+        self.game
+            .svg(&self.position(position))
+            .map_err(|e| game_error(e, false))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Game('{}', '{}', stones={})",
+            self.game.id(),
+            self.dir.display(),
+            self.game.rules().stones
+        )
+    }
+}
+
+/// Add `Game` to the module.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyGame>()
+}

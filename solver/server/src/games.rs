@@ -1,0 +1,182 @@
+//! `/api/{game}/*` for the mill games beyond Nine and Three Men's Morris
+//! (Six Men's Morris, Lasker Morris, Morabaraba, and any board a caller
+//! adds): each a [`MillGame`] of the library, whose JSON the answers are.
+//! The paths and shapes are Nine's: `probe`, `best`, `show`, `stats`,
+//! `svg`. Table work (a first use loads the tables, a Morabaraba placement
+//! position runs the placement search) runs on tokio's blocking pool, one
+//! question per game at a time, waiting at most the configured time.
+
+use super::{json, params, position_param, ApiError, AppState, NoParams, Query, Shared};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use mill::games::{GameError, MillGame};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::Semaphore;
+
+/// One game served, its directory (named in no answer) and its one
+/// question at a time.
+pub struct GameState {
+    game: Arc<dyn MillGame>,
+    dir: PathBuf,
+    running: Arc<Semaphore>,
+    wait: Duration,
+}
+
+impl GameState {
+    /// Serve `game`, whose tables are in `dir`; a question waits at most
+    /// `wait`.
+    pub fn new(game: Arc<dyn MillGame>, dir: PathBuf, wait: Duration) -> GameState {
+        GameState {
+            game,
+            dir,
+            running: Arc::new(Semaphore::new(1)),
+            wait,
+        }
+    }
+
+    /// The game.
+    pub fn game(&self) -> &Arc<dyn MillGame> {
+        &self.game
+    }
+}
+
+impl From<GameError> for ApiError {
+    fn from(e: GameError) -> ApiError {
+        let (status, kind) = match e {
+            GameError::Input(_) => (StatusCode::BAD_REQUEST, "bad-request"),
+            GameError::NoTables { .. } => (StatusCode::NOT_FOUND, "no-tables"),
+            GameError::MissingTable { .. } => (StatusCode::NOT_FOUND, "missing-table"),
+            GameError::Damaged(_) => (StatusCode::INTERNAL_SERVER_ERROR, "damaged-table"),
+            GameError::Other(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
+        };
+        ApiError {
+            status,
+            kind,
+            message: e.to_string(),
+        }
+    }
+}
+
+/// What a request asks of a game.
+#[derive(Clone, Copy)]
+enum Ask {
+    Probe,
+    Best,
+    Show,
+    Svg,
+}
+
+/// `GET /api/games`: every game of `state` with its `id`, `title`, the
+/// `start` position of the game its tables cover, the point names in
+/// `reading` order, `stones` a side, `flying`.
+fn list(state: &AppState) -> serde_json::Value {
+    state
+        .games
+        .iter()
+        .map(|g| {
+            let game = &g.game;
+            let rules = game.rules();
+            serde_json::json!({
+                "id": game.id(), "title": game.title(), "start": game.start(),
+                "reading": game.reading(), "stones": rules.stones, "flying": rules.flying,
+            })
+        })
+        .collect()
+}
+
+/// The routes of every game of `state` (`/api/{id}/…`) and `/api/games`.
+pub fn routes(state: &AppState) -> Router<Arc<AppState>> {
+    let mut router = Router::new().route(
+        "/api/games",
+        get(|state: Shared, query: Query<NoParams>| async move {
+            params(query)?;
+            Ok::<_, ApiError>(json(list(&state)))
+        }),
+    );
+    for (i, g) in state.games.iter().enumerate() {
+        let id = g.game.id();
+        for (path, ask) in [
+            ("probe", Ask::Probe),
+            ("best", Ask::Best),
+            ("show", Ask::Show),
+            ("svg", Ask::Svg),
+        ] {
+            router = router.route(
+                &format!("/api/{id}/{path}"),
+                get(move |state: Shared, query: Query| async move {
+                    answer(&state.games[i], query, ask).await
+                }),
+            );
+        }
+        router = router.route(
+            &format!("/api/{id}/stats"),
+            get(move |state: Shared, query: Query<NoParams>| async move {
+                params(query)?;
+                stats(&state.games[i]).await
+            }),
+        );
+    }
+    router
+}
+
+/// Run `work` on the blocking pool, one at a time per game, waiting at
+/// most the game's limit (then a `timeout`; the work finishes in the
+/// background).
+async fn run<T: Send + 'static>(
+    g: &GameState,
+    work: impl FnOnce(&dyn MillGame) -> Result<T, GameError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let timeout = || ApiError {
+        status: StatusCode::SERVICE_UNAVAILABLE,
+        kind: "timeout",
+        message: format!(
+            "the {} question took longer than the server's limit of {} s",
+            g.game.title(),
+            g.wait.as_secs()
+        ),
+    };
+    let permit = tokio::time::timeout(g.wait, g.running.clone().acquire_owned())
+        .await
+        .map_err(|_| {
+            ApiError::busy(format!(
+                "{} is busy with other positions; try again shortly",
+                g.game.title()
+            ))
+        })?
+        .map_err(|_| ApiError::internal("the game's queue is closed"))?;
+    let game = g.game.clone();
+    let task = tokio::task::spawn_blocking(move || {
+        let answer = work(game.as_ref());
+        drop(permit);
+        answer
+    });
+    match tokio::time::timeout(g.wait, task).await {
+        Ok(Ok(answer)) => answer.map_err(|e| ApiError::from(e).without_path(&g.dir)),
+        Ok(Err(e)) => Err(ApiError::internal(format!("the table look-up failed: {e}"))),
+        Err(_) => Err(timeout()),
+    }
+}
+
+async fn answer(g: &GameState, query: Query, ask: Ask) -> Result<Response, ApiError> {
+    let params = params(query)?;
+    let text = position_param(&params.position)?.to_string();
+    match ask {
+        // The rules alone: no tables, no waiting.
+        Ask::Show => Ok(json(g.game.show(&text)?)),
+        Ask::Svg => Ok((
+            [(header::CONTENT_TYPE, "image/svg+xml")],
+            g.game.svg(&text)?,
+        )
+            .into_response()),
+        Ask::Probe => run(g, move |game| game.analyse(&text)).await.map(json),
+        Ask::Best => run(g, move |game| game.best(&text)).await.map(json),
+    }
+}
+
+async fn stats(g: &GameState) -> Result<Response, ApiError> {
+    run(g, |game| game.stats()).await.map(json)
+}
