@@ -147,6 +147,15 @@ pub enum Command {
         #[arg(long)]
         deepest: bool,
     },
+    /// The perfect player with a move-choice policy against a fallible
+    /// opponent: N games from the start, both colours, in parallel;
+    /// wins, draws, losses and the score with its 95 % interval.
+    Duel {
+        #[command(flatten)]
+        tables: TableArgs,
+        #[command(flatten)]
+        duel: super::duel::DuelArgs,
+    },
 }
 
 /// Run a `solver six` subcommand.
@@ -164,6 +173,7 @@ pub fn run(args: Args) -> CliResult {
         Command::Probe { position, tables } => probe::<Six>(&position, &tables),
         Command::Start { tables, deepest } => start::<Six>(&tables, deepest),
         Command::Play(args) => play::<Six>(&args),
+        Command::Duel { tables, duel } => run_duel::<Six>(&tables, &duel),
     }
 }
 
@@ -332,6 +342,19 @@ fn load<B: Board>(args: &TableArgs) -> Result<(RuleSet, Solution<B>), CliError> 
     let rules = rules::<B>(&args.common);
     let sol = files::load::<B>(&args.dir, rules)?;
     Ok((rules, sol))
+}
+
+/// `solver <family game> duel` over the game's tables.
+pub(crate) fn run_duel<B: Board>(tables: &TableArgs, args: &super::duel::DuelArgs) -> CliResult {
+    let (rules, sol) = load::<B>(tables)?;
+    let name = format!(
+        "{} ({} stones, flying {})",
+        B::NAME,
+        rules.stones,
+        if rules.flying { "on" } else { "off" }
+    );
+    let game = mill::duel::games::Family::<B, _>::new(&sol, rules);
+    super::duel::run(&name, &game, args, tables.common.json)
 }
 
 fn stats<B: Board>(args: &TableArgs) -> CliResult {

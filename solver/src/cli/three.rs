@@ -65,6 +65,20 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// The perfect player with a move-choice policy against a fallible
+    /// opponent: N games from the empty board, both colours, in parallel;
+    /// wins, draws, losses and the score with its 95 % interval.
+    Duel(DuelCommand),
+}
+
+/// Options of `solver three duel`.
+#[derive(clap::Args, Debug)]
+pub struct DuelCommand {
+    #[command(flatten)]
+    pub duel: super::duel::DuelArgs,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// A colour on the command line.
@@ -95,6 +109,15 @@ pub fn run(args: Args) -> CliResult {
             position,
             json,
         } => play(side, &position, json),
+        Command::Duel(d) => {
+            let sol = solution()?;
+            super::duel::run(
+                "Three Men's Morris",
+                &mill::duel::games::Three(&sol),
+                &d.duel,
+                d.json,
+            )
+        }
     }
 }
 
