@@ -43,6 +43,14 @@ pub struct PolicyArgs {
     /// Seed of the policy's random choices.
     #[arg(long = "policy-seed", default_value_t = 1)]
     pub seed: u64,
+    /// Directory of Malom's `std.secval` (for `--policy secval`, Nine
+    /// Men's Morris).
+    #[arg(
+        long = "policy-malom",
+        value_name = "DIR",
+        default_value = "../shared/data/malom"
+    )]
+    pub malom: std::path::PathBuf,
 }
 
 impl PolicyArgs {
@@ -58,7 +66,7 @@ impl PolicyArgs {
 }
 
 /// Run a match of `game` (named `name` in the report) and print it.
-pub fn run<G: Solved>(name: &str, game: &G, args: &DuelArgs, json_out: bool) -> CliResult {
+pub fn run<G: Solved + Sync>(name: &str, game: &G, args: &DuelArgs, json_out: bool) -> CliResult {
     let options = DuelOptions {
         policy: args.policy,
         opponent: args.opponent,

@@ -80,6 +80,10 @@ pub struct DuelArgs {
     pub tables: super::nine_tb::TableArgs,
     #[command(flatten)]
     pub duel: super::duel::DuelArgs,
+    /// Play the game with K stones a side (from `........................ w K K`;
+    /// its tables come from `generate --stones K --placement`).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u8).range(3..=9))]
+    pub stones: Option<u8>,
     /// Directory of Malom's `std.secval` (for `--policy secval`).
     #[arg(long, value_name = "DIR", default_value = "../shared/data/malom")]
     pub malom: std::path::PathBuf,
@@ -117,21 +121,27 @@ pub fn run(args: Args) -> CliResult {
 /// `solver nine duel`.
 fn duel(args: &DuelArgs) -> CliResult {
     let tb = mill::probe::Tablebases::open(&args.tables.dir, args.tables.rules())?;
-    let start = Position::start();
+    let mut start = Position::start();
+    if let Some(k) = args.stones {
+        start.hand = [k, k];
+    }
     if !tb.has_table(&start) {
         return Err(super::CliError::Failed(format!(
             "{} has no placement tables: a duel from the start needs every table of the game \
-             (`solver nine generate --placement --dir {}`)",
+             (`solver nine generate --placement --dir {}{}`)",
             args.tables.dir.display(),
-            args.tables.dir.display()
+            args.tables.dir.display(),
+            args.stones
+                .map_or(String::new(), |k| format!(" --stones {k}")),
         )));
     }
-    let mut game = mill::duel::games::Nine::new(&tb);
+    let mut game = mill::duel::games::Nine::new(&tb).from(start);
     if args.duel.policy == mill::duel::Policy::SectorValue {
         game = game.with_secval(&args.malom)?;
     }
     let name = format!(
-        "nine (flying {})",
+        "nine ({} stones, flying {})",
+        start.hand[0],
         if args.tables.rules().flying {
             "on"
         } else {

@@ -3,6 +3,7 @@
 //! verbs are written once, generic over the board, for the family's
 //! variants to share.
 
+use super::duel::PolicyArgs;
 use super::CliError;
 use super::{print_json, CliResult};
 use clap::Subcommand;
@@ -88,6 +89,8 @@ pub struct GameArgs {
     /// Stop after this many plies (a drawn game never ends by itself).
     #[arg(long, default_value_t = 300)]
     pub max_plies: u32,
+    #[command(flatten)]
+    pub policy: super::duel::PolicyArgs,
 }
 
 /// Arguments of `solver six play`.
@@ -132,6 +135,8 @@ pub enum Command {
         position: Vec<String>,
         #[command(flatten)]
         tables: TableArgs,
+        #[command(flatten)]
+        policy: super::duel::PolicyArgs,
     },
     /// Play against the perfect player in the terminal (moves as `c5`,
     /// `c5-c4`, `c5-c4xe1`).
@@ -146,6 +151,8 @@ pub enum Command {
         /// position and the deepest win reachable from the start.
         #[arg(long)]
         deepest: bool,
+        #[command(flatten)]
+        policy: super::duel::PolicyArgs,
     },
     /// The perfect player with a move-choice policy against a fallible
     /// opponent: N games from the start, both colours, in parallel;
@@ -170,8 +177,16 @@ pub fn run(args: Args) -> CliResult {
         } => generate::<Six>(&tables, threads, quiet),
         Command::Stats(t) => stats::<Six>(&t),
         Command::Verify(t) => verify::<Six>(&t),
-        Command::Probe { position, tables } => probe::<Six>(&position, &tables),
-        Command::Start { tables, deepest } => start::<Six>(&tables, deepest),
+        Command::Probe {
+            position,
+            tables,
+            policy,
+        } => probe::<Six>(&position, &tables, &policy),
+        Command::Start {
+            tables,
+            deepest,
+            policy,
+        } => start::<Six>(&tables, deepest, &policy),
         Command::Play(args) => play::<Six>(&args),
         Command::Duel { tables, duel } => run_duel::<Six>(&tables, &duel),
     }
@@ -467,9 +482,9 @@ pub(crate) fn value_text(v: Value) -> String {
     }
 }
 
-fn start<B: Board>(args: &TableArgs, deepest: bool) -> CliResult {
+fn start<B: Board>(args: &TableArgs, deepest: bool, policy: &PolicyArgs) -> CliResult {
     if !deepest {
-        return probe::<B>(&[], args);
+        return probe::<B>(&[], args, policy);
     }
     let (rules, sol) = load::<B>(args)?;
     let started = Instant::now();
@@ -495,7 +510,7 @@ fn start<B: Board>(args: &TableArgs, deepest: bool) -> CliResult {
             "seconds": seconds,
         }));
     }
-    print_position_value(&sol, rules, &start, false)?;
+    print_position_value(&sol, rules, &start, false, None)?;
     println!(
         "{} positions reachable from the start (any play); the deepest reachable win takes {} plies to the end of the game with best play ({} in the moving phase alone):",
         win.reachable, win.plies, win.moving_plies
@@ -512,10 +527,27 @@ fn start<B: Board>(args: &TableArgs, deepest: bool) -> CliResult {
     Ok(())
 }
 
-fn probe<B: Board>(words: &[String], args: &TableArgs) -> CliResult {
+fn probe<B: Board>(words: &[String], args: &TableArgs, policy: &PolicyArgs) -> CliResult {
     let (rules, sol) = load::<B>(args)?;
     let pos = position::<B>(words, rules)?;
-    print_position_value(&sol, rules, &pos, args.common.json)
+    print_position_value(&sol, rules, &pos, args.common.json, Some(policy))
+}
+
+/// The move `policy` plays in `pos` (through [`mill::duel`]), `None` when
+/// the game is over.
+pub(crate) fn policy_move<B: Board>(
+    sol: &impl Values<B>,
+    rules: RuleSet,
+    pos: &Position,
+    history: &[Position],
+    policy: &PolicyArgs,
+    rng: &mut mill::duel::ChaCha8Rng,
+) -> Result<Option<(mill::position::Move, Value)>, CliError> {
+    let game = mill::duel::games::Family::<B, _>::new(sol, rules);
+    Ok(policy
+        .policy
+        .pick(&game, pos, history, rng)?
+        .map(|c| (c.mv, c.value)))
 }
 
 fn play<B: Board>(args: &PlayArgs) -> CliResult {
@@ -544,6 +576,9 @@ pub(crate) fn play_with<B: Board>(
     };
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
+    let mut rng = args.policy.rng();
+    // Positions since the last placement or removal (for `ultra`).
+    let mut history = vec![pos];
     for _ in 0..args.max_plies {
         print!("{}", draw::<B>(&pos));
         println!("{}", format_position::<B>(&pos));
@@ -571,7 +606,12 @@ pub(crate) fn play_with<B: Board>(
                 }
             }
         } else {
-            let (m, v) = best_move(sol, rules, &pos).ok_or("no move has a value in the tables")?;
+            let chosen = if args.policy.is_default() {
+                best_move(sol, rules, &pos)
+            } else {
+                policy_move::<B>(sol, rules, &pos, &history, &args.policy, &mut rng)?
+            };
+            let (m, v) = chosen.ok_or("no move has a value in the tables")?;
             // Placement tables and searches know outcomes, not distances.
             let value = if sol.has_distance(&game::apply(&pos, m)) {
                 value_text(v)
@@ -585,7 +625,11 @@ pub(crate) fn play_with<B: Board>(
             );
             m
         };
+        if m.from().is_none() || m.removal().is_some() {
+            history.clear();
+        }
         pos = game::apply(&pos, m);
+        history.push(pos);
     }
     println!(
         "{} plies played: stopped (a draw by agreement).",
@@ -595,12 +639,19 @@ pub(crate) fn play_with<B: Board>(
 }
 
 /// Value of `pos` and of every move, from the side to move's view.
+/// With a `policy` other than the default, also the move it picks.
 pub(crate) fn print_position_value<B: Board>(
     sol: &impl Values<B>,
     rules: RuleSet,
     pos: &Position,
     json: bool,
+    policy: Option<&PolicyArgs>,
 ) -> CliResult {
+    let choice = match policy.filter(|p| !p.is_default()) {
+        Some(p) => policy_move::<B>(sol, rules, pos, &[], p, &mut p.rng())?
+            .map(|(m, _)| (p.policy.to_string(), move_text::<B>(m))),
+        None => None,
+    };
     let over = ending::<B>(pos, rules);
     let value = match over {
         Some(Ending::Loss(_)) => Some(Value::loss(0)),
@@ -618,7 +669,7 @@ pub(crate) fn print_position_value<B: Board>(
             .iter()
             .map(|(m, v)| json!({"move": m, "value": v.outcome().as_str(), "distance": v.distance()}))
             .collect();
-        return print_json(&json!({
+        let mut doc = json!({
             "variant": B::NAME,
             "flying": rules.flying,
             "position": format_position::<B>(pos),
@@ -626,7 +677,11 @@ pub(crate) fn print_position_value<B: Board>(
             "distance": if placing { None } else { value.distance() },
             "distance_kind": if placing { "none (placement tables hold outcomes)" } else { "plies to conversion" },
             "moves": list,
-        }));
+        });
+        if let Some((p, m)) = &choice {
+            doc["choice"] = json!({"policy": p, "move": m});
+        }
+        return print_json(&doc);
     }
     print!("{}", draw::<B>(pos));
     println!("{}", format_position::<B>(pos));
@@ -654,6 +709,9 @@ pub(crate) fn print_position_value<B: Board>(
             "(distances in plies to the next {}removal or the end of the game)",
             if rules.interleave { "placement, " } else { "" }
         );
+    }
+    if let Some((p, m)) = &choice {
+        println!("The {p} policy plays {m}.");
     }
     Ok(())
 }

@@ -89,7 +89,7 @@ impl<'a, B: Board, V: Values<B>> Family<'a, B, V> {
     }
 }
 
-impl<B: Board, V: Values<B> + Sync> Solved for Family<'_, B, V> {
+impl<B: Board, V: Values<B>> Solved for Family<'_, B, V> {
     type Position = Position;
     type Move = Move;
 
@@ -159,6 +159,7 @@ impl<B: Board, V: Values<B> + Sync> Solved for Family<'_, B, V> {
 /// (outcomes only), and, when given, Malom's sector values.
 pub struct Nine<'a> {
     tb: &'a Tablebases,
+    start: Position,
     secval: Option<HashMap<SectorId, i32>>,
 }
 
@@ -166,7 +167,18 @@ impl<'a> Nine<'a> {
     /// The game of `tb` (the placement sectors must be there for a game
     /// from the start).
     pub fn new(tb: &'a Tablebases) -> Self {
-        Nine { tb, secval: None }
+        Nine {
+            tb,
+            start: Position::start(),
+            secval: None,
+        }
+    }
+
+    /// Games start from `start` instead (the empty board of the game with
+    /// fewer stones, `........................ w K K`).
+    pub fn from(mut self, start: Position) -> Self {
+        self.start = start;
+        self
     }
 
     /// Also read Malom's `std.secval` from `dir` for the `secval` policy.
@@ -181,7 +193,7 @@ impl Solved for Nine<'_> {
     type Move = Move;
 
     fn start(&self) -> Position {
-        Position::start()
+        self.start
     }
 
     fn to_move(&self, pos: &Position) -> Color {

@@ -175,7 +175,7 @@ impl DuelReport {
 }
 
 /// Play a match (in parallel on rayon's current pool).
-pub fn duel<G: Solved>(game: &G, options: &DuelOptions) -> Result<DuelReport, DuelError> {
+pub fn duel<G: Solved + Sync>(game: &G, options: &DuelOptions) -> Result<DuelReport, DuelError> {
     let records = (0..options.games)
         .into_par_iter()
         .map(|i| play_game(game, options, i))

@@ -83,7 +83,7 @@ pub enum Finish {
 /// A solved game as a match sees it: the start, the end, the moves with
 /// their values from the tables, and what the rules of play between people
 /// need (which moves are irreversible, for the 50-move count).
-pub trait Solved: Sync {
+pub trait Solved {
     /// A position (with its side to move).
     type Position: Copy + Eq + Hash + Send + Sync;
     /// A move.

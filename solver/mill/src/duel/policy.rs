@@ -182,11 +182,12 @@ impl Policy {
 
     /// This policy's move in `pos` with its value; `None` when the game is
     /// over. (The moves are probed here; [`Policy::choose`] when the caller
-    /// has them.)
+    /// has them. `history` as there.)
     pub fn pick<G: Solved, R: Rng + ?Sized>(
         &self,
         game: &G,
         pos: &G::Position,
+        history: &[G::Position],
         rng: &mut R,
     ) -> Result<Option<Choice<G::Move>>, DuelError> {
         if game.finish(pos).is_some() {
@@ -196,7 +197,7 @@ impl Policy {
         if moves.is_empty() {
             return Ok(None);
         }
-        Ok(Some(moves[self.choose(game, pos, &moves, &[], rng)?]))
+        Ok(Some(moves[self.choose(game, pos, &moves, history, rng)?]))
     }
 }
 
