@@ -7,6 +7,7 @@
 pub mod analysis;
 pub mod board;
 pub mod database;
+pub mod duel;
 pub mod family;
 pub mod games;
 pub mod geometry;

@@ -56,6 +56,9 @@ pub enum CliError {
     /// Nine Men's Morris: Malom's files.
     #[error(transparent)]
     Malom(#[from] mill::malom::MalomError),
+    /// A match of the perfect player against a fallible opponent.
+    #[error(transparent)]
+    Duel(#[from] mill::duel::DuelError),
     /// A family board: the tables of a whole game.
     #[error(transparent)]
     Files(#[from] mill::family::files::FilesError),

@@ -306,5 +306,5 @@ fn verify(args: &TableArgs) -> CliResult {
 fn probe(words: &[String], args: &TableArgs) -> CliResult {
     let (rules, sol) = load(args)?;
     let pos = six::position::<Nine>(words, rules)?;
-    print_position_value(&sol, rules, &pos, args.common.json)
+    print_position_value(&sol, rules, &pos, args.common.json, None)
 }

@@ -6,6 +6,7 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+pub mod duel;
 pub mod error;
 pub mod family_search;
 pub mod lasker;

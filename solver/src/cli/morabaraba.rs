@@ -357,5 +357,5 @@ fn probe(words: &[String], args: &TableArgs) -> CliResult {
     }
     let files = MovingFiles::<Morabaraba, Symmetric>::new(&args.files.dir, rules);
     let a = files.analyse(rules, &pos)?;
-    print_analysis(&a, rules, args.files.json)
+    print_analysis(&a, rules, args.files.json, None)
 }

@@ -66,6 +66,30 @@ pub enum Command {
     /// Compare every position of Malom's sector files in a directory with
     /// our tables and print the counts of agreement.
     MalomCompare(super::nine_malom::MalomArgs),
+    /// The perfect player with a move-choice policy against a fallible
+    /// opponent: N games from the start, both colours, in parallel; wins,
+    /// draws, losses and the score with its 95 % interval. Needs every
+    /// table of the game (`generate --placement`).
+    Duel(DuelArgs),
+}
+
+/// Arguments of `solver nine duel`.
+#[derive(clap::Args, Debug)]
+pub struct DuelArgs {
+    #[command(flatten)]
+    pub tables: super::nine_tb::TableArgs,
+    #[command(flatten)]
+    pub duel: super::duel::DuelArgs,
+    /// Play the game with K stones a side (from `........................ w K K`;
+    /// its tables come from `generate --stones K --placement`).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u8).range(3..=9))]
+    pub stones: Option<u8>,
+    /// Directory of Malom's `std.secval` (for `--policy secval`).
+    #[arg(long, value_name = "DIR", default_value = "../shared/data/malom")]
+    pub malom: std::path::PathBuf,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Run a `solver nine` subcommand.
@@ -90,7 +114,41 @@ pub fn run(args: Args) -> CliResult {
         Command::Probe(args) => super::nine_probe::probe(args),
         Command::Play(args) => super::nine_probe::play(args),
         Command::Start(args) => super::nine_probe::start(args),
+        Command::Duel(args) => duel(&args),
     }
+}
+
+/// `solver nine duel`.
+fn duel(args: &DuelArgs) -> CliResult {
+    let tb = mill::probe::Tablebases::open(&args.tables.dir, args.tables.rules())?;
+    let mut start = Position::start();
+    if let Some(k) = args.stones {
+        start.hand = [k, k];
+    }
+    if !tb.has_table(&start) {
+        return Err(super::CliError::Failed(format!(
+            "{} has no placement tables: a duel from the start needs every table of the game \
+             (`solver nine generate --placement --dir {}{}`)",
+            args.tables.dir.display(),
+            args.tables.dir.display(),
+            args.stones
+                .map_or(String::new(), |k| format!(" --stones {k}")),
+        )));
+    }
+    let mut game = mill::duel::games::Nine::new(&tb).from(start);
+    if args.duel.policy == mill::duel::Policy::SectorValue {
+        game = game.with_secval(&args.malom)?;
+    }
+    let name = format!(
+        "nine ({} stones, flying {})",
+        start.hand[0],
+        if args.tables.rules().flying {
+            "on"
+        } else {
+            "off"
+        }
+    );
+    super::duel::run(&name, &game, &args.duel, args.json)
 }
 
 fn rules(no_flying: bool) -> Rules {

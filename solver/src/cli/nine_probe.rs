@@ -1,10 +1,12 @@
 //! `solver nine probe | play | start`: answers from the tablebases (moving
 //! phase) and from the placement search over them (placement phase).
 
+use super::duel::PolicyArgs;
 use super::nine_tb::TableArgs;
 use super::CliError;
 use super::{parse_position, print_json, CliResult};
 use mill::analysis::{table_mib, Analyst, SearchOptions, Source};
+use mill::duel::games::Nine;
 use mill::movegen::{apply, game_over};
 use mill::notation::{draw_nine, parse_move};
 use mill::placement::{MoveOrder, PlacementSearch, SearchStats};
@@ -48,6 +50,8 @@ pub struct ProbeArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub policy: PolicyArgs,
 }
 
 /// Arguments of `solver nine play`.
@@ -62,6 +66,8 @@ pub struct PlayArgs {
     pub human: Side,
     /// Starting position; the start position when omitted.
     pub position: Vec<String>,
+    #[command(flatten)]
+    pub policy: PolicyArgs,
 }
 
 /// A colour on the command line.
@@ -110,6 +116,8 @@ pub struct StartArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub policy: PolicyArgs,
 }
 
 impl SearchArgs {
@@ -131,6 +139,26 @@ fn describe(o: Outcome, d: Option<u16>) -> String {
         Some(d) if o != Outcome::Draw => format!("{o} in {d}"),
         _ => o.to_string(),
     }
+}
+
+/// The move `policy` plays in `pos` when the tables hold the position and
+/// all its moves (the moving phase, or placement sectors); `None` for the
+/// default policy, a finished game or a position only the search answers.
+fn policy_move(
+    tb: &Tablebases,
+    pos: &Position,
+    history: &[Position],
+    policy: &PolicyArgs,
+    rng: &mut mill::duel::ChaCha8Rng,
+) -> Result<Option<mill::duel::Choice<mill::position::Move>>, CliError> {
+    if policy.is_default() || !tb.has_table(pos) {
+        return Ok(None);
+    }
+    let mut game = Nine::new(tb).from(*pos);
+    if policy.policy == mill::duel::Policy::SectorValue {
+        game = game.with_secval(&policy.malom)?;
+    }
+    Ok(policy.policy.pick(&game, pos, history, rng)?)
 }
 
 fn open(args: &TableArgs) -> Result<Tablebases, CliError> {
@@ -157,8 +185,14 @@ pub fn probe(args: ProbeArgs) -> CliResult {
         pos = apply(&pos, m);
     }
     let a = engine.analyse(&pos)?;
+    let choice = policy_move(&tb, &pos, &[], &args.policy, &mut args.policy.rng())?;
     if args.json {
-        return print_json(&a.to_json());
+        let mut doc = a.to_json();
+        if let Some(c) = choice {
+            doc["choice"] =
+                json!({"policy": args.policy.policy.to_string(), "move": c.mv.to_string()});
+        }
+        return print_json(&doc);
     }
     print!("{}", draw_nine(&pos));
     println!("{pos}");
@@ -174,6 +208,14 @@ pub fn probe(args: ProbeArgs) -> CliResult {
     );
     for m in &a.moves {
         println!("  {:<10} {}", m.mv.to_string(), describe(m.value, m.dtc));
+    }
+    if let Some(c) = choice {
+        println!("The {} policy plays {}.", args.policy.policy, c.mv);
+    } else if !args.policy.is_default() && !a.moves.is_empty() {
+        println!(
+            "(the {} policy needs the tables of this position: placement positions need `generate --placement`)",
+            args.policy.policy
+        );
     }
     Ok(())
 }
@@ -229,6 +271,16 @@ pub fn play(args: PlayArgs) -> CliResult {
     };
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
+    let mut rng = args.policy.rng();
+    // Positions since the last placement or removal (for `ultra`).
+    let mut history = vec![pos];
+    let play = |pos: &mut Position, history: &mut Vec<Position>, m: mill::position::Move| {
+        if m.from().is_none() || m.removal().is_some() {
+            history.clear();
+        }
+        *pos = apply(pos, m);
+        history.push(*pos);
+    };
     loop {
         print!("{}", draw_nine(&pos));
         println!("{pos}");
@@ -254,12 +306,20 @@ pub fn play(args: PlayArgs) -> CliResult {
                 return Ok(());
             }
             match parse_move(&pos, tb.rules(), text) {
-                Ok(m) => pos = apply(&pos, m),
+                Ok(m) => play(&mut pos, &mut history, m),
                 Err(e) => println!("{e}"),
             }
         } else {
-            let Some(best) = engine.best(&pos)? else {
-                return Err(CliError::from("no legal move for the engine"));
+            let chosen = policy_move(&tb, &pos, &history, &args.policy, &mut rng)?;
+            let best = match chosen {
+                Some(c) => mill::analysis::MoveValue {
+                    mv: c.mv,
+                    value: c.value.outcome(),
+                    dtc: c.has_distance.then(|| c.value.distance()).flatten(),
+                },
+                None => engine
+                    .best(&pos)?
+                    .ok_or_else(|| CliError::from("no legal move for the engine"))?,
             };
             println!(
                 "perfect player ({}) plays {}: {}",
@@ -267,7 +327,7 @@ pub fn play(args: PlayArgs) -> CliResult {
                 best.mv,
                 describe(best.value, best.dtc)
             );
-            pos = apply(&pos, best.mv);
+            play(&mut pos, &mut history, best.mv);
         }
     }
 }
@@ -313,15 +373,24 @@ pub fn start(args: StartArgs) -> CliResult {
         None
     };
     if let (Some(value), false) = (from_tables, args.search) {
+        let choice = policy_move(&tb, &pos, &[], &args.policy, &mut args.policy.rng())?;
         if args.json {
-            return print_json(&json!({
+            let mut doc = json!({
                 "position": pos.to_string(), "value": value.as_str(), "source": "tables",
-            }));
+            });
+            if let Some(c) = choice {
+                doc["choice"] =
+                    json!({"policy": args.policy.policy.to_string(), "move": c.mv.to_string()});
+            }
+            return print_json(&doc);
         }
         println!(
             "{name}: {value} for {} (perfect play, from the tables; --search proves it by search)",
             color_name(pos.to_move)
         );
+        if let Some(c) = choice {
+            println!("The {} policy plays {}.", args.policy.policy, c.mv);
+        }
         return Ok(());
     }
     let subspaces = Tablebases::reachable(&pos);

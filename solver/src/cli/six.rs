@@ -3,6 +3,7 @@
 //! verbs are written once, generic over the board, for the family's
 //! variants to share.
 
+use super::duel::PolicyArgs;
 use super::CliError;
 use super::{print_json, CliResult};
 use clap::Subcommand;
@@ -90,6 +91,8 @@ pub struct GameArgs {
     /// Stop after this many plies (a drawn game never ends by itself).
     #[arg(long, default_value_t = 300)]
     pub max_plies: u32,
+    #[command(flatten)]
+    pub policy: super::duel::PolicyArgs,
 }
 
 /// Arguments of `solver six play`.
@@ -134,6 +137,8 @@ pub enum Command {
         position: Vec<String>,
         #[command(flatten)]
         tables: TableArgs,
+        #[command(flatten)]
+        policy: super::duel::PolicyArgs,
     },
     /// Play against the perfect player in the terminal (moves as `c5`,
     /// `c5-c4`, `c5-c4xe1`).
@@ -148,6 +153,17 @@ pub enum Command {
         /// position and the deepest win reachable from the start.
         #[arg(long)]
         deepest: bool,
+        #[command(flatten)]
+        policy: super::duel::PolicyArgs,
+    },
+    /// The perfect player with a move-choice policy against a fallible
+    /// opponent: N games from the start, both colours, in parallel;
+    /// wins, draws, losses and the score with its 95 % interval.
+    Duel {
+        #[command(flatten)]
+        tables: TableArgs,
+        #[command(flatten)]
+        duel: super::duel::DuelArgs,
     },
 }
 
@@ -163,9 +179,18 @@ pub fn run(args: Args) -> CliResult {
         } => generate::<Six>(&tables, threads, quiet),
         Command::Stats(t) => stats::<Six>(&t),
         Command::Verify(t) => verify::<Six>(&t),
-        Command::Probe { position, tables } => probe::<Six>(&position, &tables),
-        Command::Start { tables, deepest } => start::<Six>(&tables, deepest),
+        Command::Probe {
+            position,
+            tables,
+            policy,
+        } => probe::<Six>(&position, &tables, &policy),
+        Command::Start {
+            tables,
+            deepest,
+            policy,
+        } => start::<Six>(&tables, deepest, &policy),
         Command::Play(args) => play::<Six>(&args),
+        Command::Duel { tables, duel } => run_duel::<Six>(&tables, &duel),
     }
 }
 
@@ -326,6 +351,19 @@ fn load<B: Board>(args: &TableArgs) -> Result<(RuleSet, Solution<B>), CliError> 
     Ok((rules, sol))
 }
 
+/// `solver <family game> duel` over the game's tables.
+pub(crate) fn run_duel<B: Board>(tables: &TableArgs, args: &super::duel::DuelArgs) -> CliResult {
+    let (rules, sol) = load::<B>(tables)?;
+    let name = format!(
+        "{} ({} stones, flying {})",
+        B::NAME,
+        rules.stones,
+        if rules.flying { "on" } else { "off" }
+    );
+    let game = mill::duel::games::Family::<B, _>::new(&sol, rules);
+    super::duel::run(&name, &game, args, tables.common.json)
+}
+
 fn stats<B: Board>(args: &TableArgs) -> CliResult {
     let rules = rules::<B>(&args.common);
     let mut rows = Vec::new();
@@ -411,9 +449,9 @@ pub(crate) fn value_text(v: Value) -> String {
     }
 }
 
-fn start<B: Board>(args: &TableArgs, deepest: bool) -> CliResult {
+fn start<B: Board>(args: &TableArgs, deepest: bool, policy: &PolicyArgs) -> CliResult {
     if !deepest {
-        return probe::<B>(&[], args);
+        return probe::<B>(&[], args, policy);
     }
     let (rules, sol) = load::<B>(args)?;
     let started = Instant::now();
@@ -439,7 +477,7 @@ fn start<B: Board>(args: &TableArgs, deepest: bool) -> CliResult {
             "seconds": seconds,
         }));
     }
-    print_position_value(&sol, rules, &start, false)?;
+    print_position_value(&sol, rules, &start, false, None)?;
     println!(
         "{} positions reachable from the start (any play); the deepest reachable win takes {} plies to the end of the game with best play ({} in the moving phase alone):",
         win.reachable, win.plies, win.moving_plies
@@ -456,10 +494,27 @@ fn start<B: Board>(args: &TableArgs, deepest: bool) -> CliResult {
     Ok(())
 }
 
-fn probe<B: Board>(words: &[String], args: &TableArgs) -> CliResult {
+fn probe<B: Board>(words: &[String], args: &TableArgs, policy: &PolicyArgs) -> CliResult {
     let (rules, sol) = load::<B>(args)?;
     let pos = position::<B>(words, rules)?;
-    print_position_value(&sol, rules, &pos, args.common.json)
+    print_position_value(&sol, rules, &pos, args.common.json, Some(policy))
+}
+
+/// The move `policy` plays in `pos` (through [`mill::duel`]), `None` when
+/// the game is over.
+pub(crate) fn policy_move<B: Board>(
+    sol: &impl Values<B>,
+    rules: RuleSet,
+    pos: &Position,
+    history: &[Position],
+    policy: &PolicyArgs,
+    rng: &mut mill::duel::ChaCha8Rng,
+) -> Result<Option<(mill::position::Move, Value)>, CliError> {
+    let game = mill::duel::games::Family::<B, _>::new(sol, rules);
+    Ok(policy
+        .policy
+        .pick(&game, pos, history, rng)?
+        .map(|c| (c.mv, c.value)))
 }
 
 fn play<B: Board>(args: &PlayArgs) -> CliResult {
@@ -488,6 +543,9 @@ pub(crate) fn play_with<B: Board>(
     };
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
+    let mut rng = args.policy.rng();
+    // Positions since the last placement or removal (for `ultra`).
+    let mut history = vec![pos];
     for _ in 0..args.max_plies {
         print!("{}", draw::<B>(&pos));
         println!("{}", format_position::<B>(&pos));
@@ -515,7 +573,12 @@ pub(crate) fn play_with<B: Board>(
                 }
             }
         } else {
-            let (m, v) = best_move(sol, rules, &pos).ok_or("no move has a value in the tables")?;
+            let chosen = if args.policy.is_default() {
+                best_move(sol, rules, &pos)
+            } else {
+                policy_move::<B>(sol, rules, &pos, &history, &args.policy, &mut rng)?
+            };
+            let (m, v) = chosen.ok_or("no move has a value in the tables")?;
             // Placement tables and searches know outcomes, not distances.
             let value = if sol.has_distance(&pos.apply(m)) {
                 value_text(v)
@@ -529,7 +592,11 @@ pub(crate) fn play_with<B: Board>(
             );
             m
         };
+        if m.from().is_none() || m.removal().is_some() {
+            history.clear();
+        }
         pos = pos.apply(m);
+        history.push(pos);
     }
     println!(
         "{} plies played: stopped (a draw by agreement).",
@@ -539,21 +606,38 @@ pub(crate) fn play_with<B: Board>(
 }
 
 /// Value of `pos` and of every move, from the side to move's view: the
-/// [`Analysis`] of `sol`, as JSON or in words.
+/// [`Analysis`] of `sol`, as JSON or in words; with a `policy` other than
+/// the default, also the move it picks.
 pub(crate) fn print_position_value<B: Board>(
     sol: &impl Values<B>,
     rules: RuleSet,
     pos: &Position,
     json: bool,
+    policy: Option<&PolicyArgs>,
 ) -> CliResult {
+    let choice = match policy.filter(|p| !p.is_default()) {
+        Some(p) => policy_move::<B>(sol, rules, pos, &[], p, &mut p.rng())?
+            .map(|(m, _)| (p.policy.to_string(), move_text::<B>(m))),
+        None => None,
+    };
     let a = analyse(sol, rules, pos)?;
-    print_analysis(&a, rules, json)
+    print_analysis(&a, rules, json, choice)
 }
 
-/// An analysis as JSON (`--json`) or in words.
-pub(crate) fn print_analysis<B: Board>(a: &Analysis<B>, rules: RuleSet, json: bool) -> CliResult {
+/// An analysis as JSON (`--json`) or in words, with the move a policy
+/// picks (`(policy, move)`) when one was asked for.
+pub(crate) fn print_analysis<B: Board>(
+    a: &Analysis<B>,
+    rules: RuleSet,
+    json: bool,
+    choice: Option<(String, String)>,
+) -> CliResult {
     if json {
-        return print_json(&a.to_json());
+        let mut doc = a.to_json();
+        if let Some((p, m)) = &choice {
+            doc["choice"] = json!({"policy": p, "move": m});
+        }
+        return print_json(&doc);
     }
     let pos = &a.position;
     print!("{}", draw::<B>(pos));
@@ -579,6 +663,9 @@ pub(crate) fn print_analysis<B: Board>(a: &Analysis<B>, rules: RuleSet, json: bo
             "(distances in plies to the next {}removal or the end of the game)",
             if rules.interleave { "placement, " } else { "" }
         );
+    }
+    if let Some((p, m)) = &choice {
+        println!("The {p} policy plays {m}.");
     }
     Ok(())
 }

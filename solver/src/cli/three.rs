@@ -1,9 +1,11 @@
 //! `solver three` subcommands: solve the whole game, probe a position, play
 //! the perfect player. One function per subcommand.
 
+use super::duel::PolicyArgs;
 use super::CliError;
 use super::{print_json, CliResult};
 use clap::Subcommand;
+use mill::duel::games::Three;
 use mill::position::Color;
 use mill::three::solve::Solution;
 use mill::three::{parse_move, report, Position};
@@ -52,6 +54,8 @@ pub enum Command {
         /// Print JSON.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        policy: super::duel::PolicyArgs,
     },
     /// Play against the perfect player in the terminal (moves on stdin,
     /// `quit` to stop).
@@ -64,7 +68,23 @@ pub enum Command {
         /// Print one JSON object per ply instead of drawings.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        policy: super::duel::PolicyArgs,
     },
+    /// The perfect player with a move-choice policy against a fallible
+    /// opponent: N games from the empty board, both colours, in parallel;
+    /// wins, draws, losses and the score with its 95 % interval.
+    Duel(DuelCommand),
+}
+
+/// Options of `solver three duel`.
+#[derive(clap::Args, Debug)]
+pub struct DuelCommand {
+    #[command(flatten)]
+    pub duel: super::duel::DuelArgs,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// A colour on the command line.
@@ -89,12 +109,18 @@ pub fn run(args: Args) -> CliResult {
             position,
             moves,
             json,
-        } => probe(&position, &moves, json),
+            policy,
+        } => probe(&position, &moves, json, &policy),
         Command::Play {
             side,
             position,
             json,
-        } => play(side, &position, json),
+            policy,
+        } => play(side, &position, json, &policy),
+        Command::Duel(d) => {
+            let sol = solution()?;
+            super::duel::run("Three Men's Morris", &Three(&sol), &d.duel, d.json)
+        }
     }
 }
 
@@ -183,13 +209,25 @@ fn play_moves(mut pos: Position, list: &str) -> Result<Position, CliError> {
 }
 
 /// `solver three probe`.
-fn probe(words: &[String], moves: &str, json: bool) -> CliResult {
+fn probe(words: &[String], moves: &str, json: bool, policy: &PolicyArgs) -> CliResult {
     let pos = play_moves(super::parse_position(words, Position::start())?, moves)?;
     let sol = solution()?;
     let value = sol.value(&pos);
     let list = sol.moves(&pos);
+    let choice = if policy.is_default() {
+        None
+    } else {
+        policy
+            .policy
+            .pick(&Three(&sol), &pos, &[], &mut policy.rng())?
+            .map(|c| c.mv)
+    };
     if json {
-        return print_json(&report::probe_json(&sol, &pos));
+        let mut doc = report::probe_json(&sol, &pos);
+        if let Some(m) = choice {
+            doc["choice"] = json!({"policy": policy.policy.to_string(), "move": m.to_string()});
+        }
+        return print_json(&doc);
     }
     print!("{}", pos.draw());
     println!("{pos}");
@@ -199,6 +237,9 @@ fn probe(words: &[String], moves: &str, json: bool) -> CliResult {
     }
     for (m, v) in &list {
         println!("  {m:<6} {}", describe(*v));
+    }
+    if let Some(m) = choice {
+        println!("The {} policy plays {m}.", policy.policy);
     }
     Ok(())
 }
@@ -211,7 +252,7 @@ fn name(c: Color) -> &'static str {
 }
 
 /// `solver three play`.
-fn play(side: Side, words: &[String], json: bool) -> CliResult {
+fn play(side: Side, words: &[String], json: bool, policy: &PolicyArgs) -> CliResult {
     let human = match side {
         Side::White => Color::White,
         Side::Black => Color::Black,
@@ -244,6 +285,9 @@ fn play(side: Side, words: &[String], json: bool) -> CliResult {
         Ok(())
     };
     report(&pos, None)?;
+    let mut rng = policy.rng();
+    // Positions since the last placement (for `ultra`).
+    let mut history = vec![pos];
     while !pos.finished() {
         let m = if pos.to_move == human {
             if !json {
@@ -269,10 +313,20 @@ fn play(side: Side, words: &[String], json: bool) -> CliResult {
                     continue;
                 }
             }
-        } else {
+        } else if policy.is_default() {
             sol.best_move(&pos).ok_or("no move in an unfinished game")?
+        } else {
+            policy
+                .policy
+                .pick(&Three(&sol), &pos, &history, &mut rng)?
+                .ok_or("no move in an unfinished game")?
+                .mv
         };
+        if m.from.is_none() {
+            history.clear();
+        }
         pos = pos.play(m);
+        history.push(pos);
         report(&pos, Some(m.to_string()))?;
     }
     if !json {

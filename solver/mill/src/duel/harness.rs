@@ -1,0 +1,259 @@
+//! A match: the perfect player with a move-choice [`Policy`] against a
+//! fallible [`Opponent`], N games from the start, the policy side White in
+//! the even-numbered games and Black in the odd ones, played in parallel
+//! (rayon). Games follow the rules of play between people
+//! (`docs/rules.md`): besides the rules' own ends, a position repeated a
+//! third time, or 50 moves of each side (100 plies) without a placement or
+//! a removal, is a draw.
+//!
+//! Game `i` draws the policy's randomness and the opponent's from two
+//! streams of one ChaCha8 generator seeded by the match seed (streams `2i`
+//! and `2i + 1`): a match is reproducible from its seed, whatever the
+//! number of threads, and matches of different policies with one seed
+//! face the same opponent random numbers (common random numbers).
+
+use super::{Choice, DuelError, Finish, Opponent, Policy, Solved};
+use crate::position::Color;
+use rand::rngs::ChaCha8Rng;
+use rand::SeedableRng;
+use rayon::prelude::*;
+
+/// Plies without a placement or a removal after which a game is a draw.
+pub const QUIET_PLIES: u32 = 100;
+
+/// What a match plays.
+#[derive(Clone, Copy, Debug)]
+pub struct DuelOptions {
+    /// The perfect player's policy.
+    pub policy: Policy,
+    /// Its fallible opponent.
+    pub opponent: Opponent,
+    /// Games (half with each colour; the policy side is White in game 0).
+    pub games: u64,
+    /// Seed of the random numbers.
+    pub seed: u64,
+}
+
+/// How one game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// By the rules of the game (a loss, or a full-board draw).
+    Rules,
+    /// A position occurred a third time.
+    Repetition,
+    /// 100 plies without a placement or a removal.
+    Quiet,
+}
+
+/// One game of a match.
+#[derive(Clone, Copy, Debug)]
+pub struct GameRecord {
+    /// The policy side's colour.
+    pub color: Color,
+    /// The policy side's points: 1, ½ or 0.
+    pub points: f64,
+    /// Plies played.
+    pub plies: u32,
+    /// How it ended.
+    pub end: End,
+    /// Opponent moves of a worse outcome than its best (errors).
+    pub errors: u32,
+}
+
+/// Wins, draws and losses of the policy side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Tally {
+    /// Games won.
+    pub wins: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// Games lost.
+    pub losses: u64,
+}
+
+impl Tally {
+    fn add(&mut self, points: f64) {
+        if points > 0.75 {
+            self.wins += 1;
+        } else if points > 0.25 {
+            self.draws += 1;
+        } else {
+            self.losses += 1;
+        }
+    }
+
+    /// Games counted.
+    pub fn games(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Points per game (0 for no game).
+    pub fn score(&self) -> f64 {
+        let n = self.games();
+        if n == 0 {
+            return 0.0;
+        }
+        (self.wins as f64 + 0.5 * self.draws as f64) / n as f64
+    }
+}
+
+/// The result of a match.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct DuelReport {
+    /// The policy (its text).
+    pub policy: String,
+    /// The opponent (its text).
+    pub opponent: String,
+    /// Games played.
+    pub games: u64,
+    /// The seed.
+    pub seed: u64,
+    /// The policy side's results.
+    #[serde(flatten)]
+    pub tally: Tally,
+    /// The policy side's points per game (0..1).
+    pub score: f64,
+    /// 95 % interval of the score (normal approximation with the games'
+    /// sample variance).
+    pub interval: [f64; 2],
+    /// Results with the policy side White.
+    pub white: Tally,
+    /// Results with the policy side Black.
+    pub black: Tally,
+    /// Mean plies a game.
+    pub mean_plies: f64,
+    /// Opponent errors (moves of a worse outcome than its best) a game.
+    pub mean_errors: f64,
+    /// Games drawn by repetition.
+    pub repetitions: u64,
+    /// Games drawn by the 50-move count.
+    pub quiet_draws: u64,
+}
+
+impl DuelReport {
+    /// The report of a match's games.
+    pub fn of(options: &DuelOptions, records: &[GameRecord]) -> DuelReport {
+        let n = records.len() as f64;
+        let mut tally = Tally::default();
+        let mut white = Tally::default();
+        let mut black = Tally::default();
+        for r in records {
+            tally.add(r.points);
+            match r.color {
+                Color::White => white.add(r.points),
+                Color::Black => black.add(r.points),
+            }
+        }
+        let score = tally.score();
+        let var = if records.len() > 1 {
+            records
+                .iter()
+                .map(|r| (r.points - score).powi(2))
+                .sum::<f64>()
+                / (n - 1.0)
+        } else {
+            0.0
+        };
+        let half = 1.96 * (var / n.max(1.0)).sqrt();
+        let mean = |f: fn(&GameRecord) -> f64| records.iter().map(f).sum::<f64>() / n.max(1.0);
+        DuelReport {
+            policy: options.policy.to_string(),
+            opponent: options.opponent.to_string(),
+            games: records.len() as u64,
+            seed: options.seed,
+            tally,
+            score,
+            interval: [(score - half).max(0.0), (score + half).min(1.0)],
+            white,
+            black,
+            mean_plies: mean(|r| f64::from(r.plies)),
+            mean_errors: mean(|r| f64::from(r.errors)),
+            repetitions: records.iter().filter(|r| r.end == End::Repetition).count() as u64,
+            quiet_draws: records.iter().filter(|r| r.end == End::Quiet).count() as u64,
+        }
+    }
+}
+
+/// Play a match (in parallel on rayon's current pool).
+pub fn duel<G: Solved + Sync>(game: &G, options: &DuelOptions) -> Result<DuelReport, DuelError> {
+    let records = (0..options.games)
+        .into_par_iter()
+        .map(|i| play_game(game, options, i))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(DuelReport::of(options, &records))
+}
+
+/// Game `i` of a match.
+pub fn play_game<G: Solved>(
+    game: &G,
+    options: &DuelOptions,
+    i: u64,
+) -> Result<GameRecord, DuelError> {
+    let color = if i % 2 == 0 {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let mut ours = ChaCha8Rng::seed_from_u64(options.seed);
+    ours.set_stream(2 * i);
+    let mut theirs = ChaCha8Rng::seed_from_u64(options.seed);
+    theirs.set_stream(2 * i + 1);
+    let mut pos = game.start();
+    // Positions since the last irreversible move, for repetitions.
+    let mut history = vec![pos];
+    let mut quiet = 0;
+    let mut plies = 0;
+    let mut errors = 0;
+    let record = |points: f64, plies: u32, end: End, errors: u32| GameRecord {
+        color,
+        points,
+        plies,
+        end,
+        errors,
+    };
+    loop {
+        let side = game.to_move(&pos);
+        match game.finish(&pos) {
+            Some(Finish::Loss) => {
+                let points = if side == color { 0.0 } else { 1.0 };
+                return Ok(record(points, plies, End::Rules, errors));
+            }
+            Some(Finish::Draw) => return Ok(record(0.5, plies, End::Rules, errors)),
+            None => {}
+        }
+        let moves: Vec<Choice<G::Move>> = game.moves(&pos)?;
+        if moves.is_empty() {
+            // Not finished, yet no move: the tables and the rules disagree.
+            return Err(DuelError::Missing(format!("the moves after ply {plies}")));
+        }
+        let k = if side == color {
+            options
+                .policy
+                .choose(game, &pos, &moves, &history, &mut ours)?
+        } else {
+            let k = options.opponent.choose(&moves, &mut theirs);
+            let best = moves.iter().map(|c| c.value.outcome()).max();
+            if Some(moves[k].value.outcome()) < best {
+                errors += 1;
+            }
+            k
+        };
+        let m = moves[k].mv;
+        let irreversible = game.irreversible(&pos, m);
+        pos = game.play(&pos, m);
+        plies += 1;
+        if irreversible {
+            history.clear();
+            quiet = 0;
+        } else {
+            quiet += 1;
+        }
+        history.push(pos);
+        if history.iter().filter(|&&p| p == pos).count() >= 3 {
+            return Ok(record(0.5, plies, End::Repetition, errors));
+        }
+        if quiet >= QUIET_PLIES && game.finish(&pos).is_none() {
+            return Ok(record(0.5, plies, End::Quiet, errors));
+        }
+    }
+}
