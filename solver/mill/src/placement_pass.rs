@@ -20,6 +20,7 @@
 use super::board::Board;
 use super::family::index::rank_over_free;
 use super::family::index::Indexing;
+use super::family::symmetric::smallest_under;
 use super::geometry::Bits;
 use super::pair::Outcomes;
 use super::sector::{Placements, Sector};
@@ -108,22 +109,6 @@ struct Walk<'a, B, I, P: ?Sized, R: ?Sized> {
     /// One outcome code a slot.
     out: &'a [AtomicU8],
     board: PhantomData<(B, I)>,
-}
-
-/// Is `them` the smallest of its images under the maps of `stab` (a
-/// seed's stabiliser)? Only then is the position of that seed and `them`
-/// stored; the other images' slots are unused.
-#[inline(always)]
-fn smallest_under<B: Board>(stab: u16, them: Bits) -> bool {
-    let mut rest = stab & !1;
-    while rest != 0 {
-        let o = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
-        if B::transform(o, them) < them {
-            return false;
-        }
-    }
-    true
 }
 
 impl<B: Board, I: Indexing, P: Outcomes + ?Sized, R: Outcomes + ?Sized> Walk<'_, B, I, P, R> {

@@ -293,15 +293,23 @@ pub fn position<B: Board>(sub: Subspace, slot: u64) -> Option<(Bits, Bits)> {
         colex_unrank(slot % modulus, sub.them as usize),
         !seed & B::FULL,
     );
+    smallest_under::<B>(stab, them).then_some((seed, them))
+}
+
+/// Is `them` the smallest of its images under the maps of `stab` (a
+/// seed's stabiliser)? Only then is the position of that seed and `them`
+/// stored; the other images' slots are unused.
+#[inline(always)]
+pub(crate) fn smallest_under<B: Board>(stab: u16, them: Bits) -> bool {
     let mut rest = stab & !1;
     while rest != 0 {
         let o = rest.trailing_zeros() as usize;
         rest &= rest - 1;
         if B::transform(o, them) < them {
-            return None;
+            return false;
         }
     }
-    Some((seed, them))
+    true
 }
 
 /// Number of positions (used slots) of a subspace, counted without
