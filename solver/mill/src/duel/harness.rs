@@ -189,7 +189,7 @@ pub fn play_game<G: Solved>(
     options: &DuelOptions,
     i: u64,
 ) -> Result<GameRecord, DuelError> {
-    let color = if i % 2 == 0 {
+    let color = if i.is_multiple_of(2) {
         Color::White
     } else {
         Color::Black
