@@ -33,6 +33,12 @@ def main() -> int:
     parser.add_argument("--rollouts", type=int, default=1, help="random rollouts per MCTS leaf (default 1)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the MCTS bot")
     parser.add_argument("--threads", type=int, default=None, help="placement search threads (default all cores)")
+    parser.add_argument(
+        "--policy",
+        default=None,
+        help="the bot's choice among its best moves: fast, random, ultra (docs/policies.md; "
+        "needs the placement tables, `solver nine generate --placement`)",
+    )
     args = parser.parse_args()
 
     game = pyspiel.load_game("nine_mens_morris")
@@ -43,7 +49,7 @@ def main() -> int:
         bot_player = n % 2
         evaluator = pyspiel.RandomRolloutEvaluator(args.rollouts, args.seed + n)
         mcts = pyspiel.MCTSBot(game, evaluator, 2.0, args.simulations, 1000, True, args.seed + n, False)
-        bots = {bot_player: PerfectBot(tables, bot_player), 1 - bot_player: mcts}
+        bots = {bot_player: PerfectBot(tables, bot_player, policy=args.policy, seed=args.seed + n), 1 - bot_player: mcts}
         state = game.new_initial_state()
         t = time.time()
         while not state.is_terminal():

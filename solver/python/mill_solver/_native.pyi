@@ -206,8 +206,9 @@ class Tablebases:
     def threads(self) -> Optional[int]: ...
     def probe(self, position: Optional[_PositionLike] = None, moves: Optional[str] = None) -> Analysis:
         """Value, distance and every move's value (``solver nine probe``)."""
-    def best_move(self, position: _PositionLike) -> Optional[MoveValue]:
-        """The perfect player's move, None when the game is over."""
+    def best_move(self, position: _PositionLike, policy: Optional[str] = None, seed: int = 1) -> Optional[MoveValue]:
+        """The perfect player's move, None when the game is over; ``policy``
+        ("fast", "random", "ultra", "ultra:K[:MODEL]") picks among the best moves."""
     def probe_many(self, positions: _Positions) -> Tuple[npt.NDArray[np.int8], npt.NDArray[np.int16]]:
         """Values (1, 0, -1: mill_solver.Outcome) and distances (-1 unknown) of many positions."""
     def __reduce__(self) -> Tuple[Any, ...]: ...

@@ -308,13 +308,29 @@ class PerfectBot(pyspiel.Bot):
     ``PerfectBot(tables)`` where ``tables`` is a
     :class:`~mill_solver.Tablebases` (all 49 subspaces for games from the
     empty board). Use it like any OpenSpiel bot: ``action = bot.step(state)``.
+
+    ``policy`` ("random", "ultra", "ultra:K[:MODEL]"; docs/policies.md)
+    picks among the moves of the best value when the bot is not winning
+    (a win is converted as above), ``seed`` seeds its random choices; it
+    needs the tables of the position (placement positions: the placement
+    tables), else the bot plays as without a policy.
     """
 
-    def __init__(self, tables: Tablebases, player_id: Optional[int] = None) -> None:
+    def __init__(
+        self,
+        tables: Tablebases,
+        player_id: Optional[int] = None,
+        policy: Optional[str] = None,
+        seed: int = 1,
+    ) -> None:
         pyspiel.Bot.__init__(self)
         _check_tables(tables)
         self._tables = tables
         self._player_id = player_id
+        self._policy = None if policy in (None, "fast") else policy
+        self._seed = seed
+        # Moves chosen by the policy so far: each draws from its own seed.
+        self._chosen = 0
         # (history that leads to the capture state, removal) of the move
         # chosen last, so a capture needs no second search.
         self._plan: Optional[Tuple[Tuple[int, ...], int]] = None
@@ -351,7 +367,7 @@ class PerfectBot(pyspiel.Bot):
                     if m.removal == removal:
                         return m
         if snapshot.pending is None and position.placing:
-            best = self._tables.best_move(position)
+            best = self._policy_move(position) or self._tables.best_move(position)
             if best is None:
                 raise ValueError("no legal move")
             return best.move
@@ -361,7 +377,20 @@ class PerfectBot(pyspiel.Bot):
         best_value = min(
             values.values(), key=lambda v: _rank(v.value, v.dtc, v.beyond_limit)
         )
+        if snapshot.pending is None and best_value.value != "win":
+            chosen = self._policy_move(position)
+            if chosen is not None:
+                return chosen.move
         return best_value.move
+
+    def _policy_move(self, position: Position) -> Optional[MoveValue]:
+        """The policy's move, None without a policy."""
+        if self._policy is None:
+            return None
+        self._chosen += 1
+        return self._tables.best_move(
+            position, policy=self._policy, seed=self._seed + self._chosen
+        )
 
     def step(self, state: "pyspiel.State") -> int:
         """The bot's action in ``state``."""

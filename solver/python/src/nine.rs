@@ -9,6 +9,9 @@ use super::args::{int_in, integer, is_sequence, type_name, IntProblem};
 use super::{batch, move_error, position_error, SolverError, TablebaseError};
 use mill::analysis::{Analysis, AnalysisError, Analyst, MoveValue, SearchOptions, Source};
 use mill::database::parse_file_name;
+use mill::duel::games::Nine as NineGame;
+use mill::duel::policy::PolicyError;
+use mill::duel::{seeded, DuelError, Policy};
 use mill::geometry::NINE_READING;
 use mill::movegen::{apply, game_over, legal_moves};
 use mill::notation::{draw_nine, move_order, parse_move, point, reading_rank};
@@ -982,8 +985,49 @@ impl PyTablebases {
     /// The perfect player's move in `position` (fastest conversion when
     /// winning, slowest when losing), `None` when the game is over. Faster
     /// than `probe` in the placement phase (one best move, not every value).
-    fn best_move(&self, py: Python<'_>, position: PositionArg) -> PyResult<Option<PyMoveValue>> {
+    /// `policy` picks among the moves of the best value (docs/policies.md):
+    /// `"fast"` (the default), `"random"`, `"ultra"`, `"ultra:K"` or
+    /// `"ultra:K:MODEL"`, its random choices seeded by `seed`; a policy
+    /// other than `"fast"` needs the tables of the position (placement
+    /// positions: the placement tables), else the move is the search's.
+    #[pyo3(signature = (position, policy = None, seed = 1))]
+    fn best_move(
+        &self,
+        py: Python<'_>,
+        position: PositionArg,
+        policy: Option<&str>,
+        seed: u64,
+    ) -> PyResult<Option<PyMoveValue>> {
         let pos = position.position()?;
+        let policy: Policy = match policy {
+            None => Policy::Fast,
+            Some(text) => text
+                .parse()
+                .map_err(|e: PolicyError| PyValueError::new_err(e.to_string()))?,
+        };
+        if policy == Policy::SectorValue {
+            return Err(PyValueError::new_err(
+                "the secval policy is offered by `solver nine` (it reads Malom's std.secval), not here",
+            ));
+        }
+        if policy != Policy::Fast && self.tb.has_table(&pos) {
+            let tb = Arc::clone(&self.tb);
+            let chosen = py.allow_threads(|| {
+                let game = NineGame::new(&tb).from(pos);
+                policy.pick(&game, &pos, &[], &mut seeded(seed))
+            });
+            return match chosen {
+                Ok(c) => Ok(c.map(|c| {
+                    PyMoveValue(MoveValue {
+                        mv: c.mv,
+                        value: c.value.outcome(),
+                        dtc: c.has_distance.then(|| c.value.distance()).flatten(),
+                    })
+                })),
+                Err(DuelError::Probe(e)) => Err(probe_error(e)),
+                Err(e) => Err(TablebaseError::new_err(e.to_string())),
+            };
+        }
         self.with_analyst(py, |a| a.best(&pos))
             .map(|m| m.map(PyMoveValue))
             .map_err(analysis_error)

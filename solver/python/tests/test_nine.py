@@ -74,6 +74,27 @@ def test_best_move_is_a_best_move(tables):
             assert (best.value, best.dtc) == (a.best.value, a.best.dtc)
 
 
+def test_policies_play_a_best_move(tables):
+    """Every policy plays a move of the best value (docs/policies.md)."""
+    rng = random.Random(6)
+    for n in range(30):
+        text = moving_position(rng)
+        a = tables.probe(text)
+        for policy in ("random", "ultra", "ultra:2"):
+            best = tables.best_move(text, policy=policy, seed=n)
+            if a.best is None:
+                assert best is None
+                continue
+            assert (best.value, best.dtc) == (a.best.value, a.best.dtc)
+            assert str(best.move) in {str(m.move) for m in a.moves}
+
+
+@pytest.mark.parametrize("policy", ["best", "ultra:0", "secval"])
+def test_bad_policy(tables, policy):
+    with pytest.raises(ValueError):
+        tables.best_move("WWW...........BBB....... b 0 0", policy=policy)
+
+
 @pytest.mark.parametrize(
     "args",
     [
