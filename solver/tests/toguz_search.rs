@@ -207,3 +207,26 @@ fn two_threads_reach_the_depth_with_a_legal_move() {
     assert_eq!(r.depth, 9);
     assert!(b.is_legal(r.best.expect("move") - 1));
 }
+
+#[test]
+fn cli_json_exact_counts_holes_from_one_and_says_win_draw_loss() {
+    // White's only stones are the two in hole 9: its only move, and the
+    // endgame is solved at once; the CLI says it as the web API does.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_solver"))
+        .args(["toguz", "search", "--time", "0.2", "--no-tables", "--json"])
+        .arg("0,0,0,0,0,0,0,0,2/0,0,0,0,0,0,0,0,2 w 79,79 -,-")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["best"], 9, "{json}");
+    let exact = &json["exact"];
+    assert!(exact.is_object(), "no exact result: {json}");
+    assert_eq!(exact["best"], 9, "{json}");
+    let result = exact["result"].as_str().unwrap();
+    assert!(["win", "draw", "loss"].contains(&result), "{json}");
+}

@@ -37,22 +37,6 @@ fn parse(text: &str) -> Result<Board, ApiError> {
         .map_err(|e| ApiError::bad_request(format!("bad position: {e}")))
 }
 
-/// The search object with its `exact` part in the API's terms: `best` a
-/// hole 1..9 like the top-level `best` (the engine counts it from 0), and
-/// `result` lowercase (`win`, `draw`, `loss`) like every other value.
-fn consistent_exact(mut answer: serde_json::Value) -> serde_json::Value {
-    if let Some(exact) = answer.get_mut("exact").and_then(|e| e.as_object_mut()) {
-        if let Some(hole) = exact.get("best").and_then(|b| b.as_u64()) {
-            exact.insert("best".into(), (hole + 1).into());
-        }
-        if let Some(result) = exact.get("result").and_then(|r| r.as_str()) {
-            let lower = result.to_ascii_lowercase();
-            exact.insert("result".into(), lower.into());
-        }
-    }
-    answer
-}
-
 /// The routes of `/api/toguz`.
 pub fn routes() -> Router<Arc<AppState>> {
     Router::new()
@@ -109,7 +93,7 @@ async fn search(state: Shared, query: Query<SearchParams>) -> Result<Response, A
             threads: 1,
         };
         let result = engine.search(&board, &limits, &mut |_| {});
-        consistent_exact(search_json(&board, limits.threads, &result))
+        search_json(&board, limits.threads, &result)
     })
     .await
     .map_err(|e| ApiError::internal(format!("the search failed: {e}")))?;

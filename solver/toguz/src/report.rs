@@ -10,8 +10,25 @@ use serde_json::{json, Value as Json};
 
 /// `solver toguz search --json` and `GET /api/toguz/search`: the position,
 /// the number of threads and the [`SearchResult`] fields (`best`, `score`,
-/// `pv`, `depth`, `nodes`, `seconds`, `nps`, `iterations`, `exact`).
+/// `pv`, `depth`, `nodes`, `seconds`, `nps`, `iterations`, `exact`). The
+/// endgame solver's proof `exact` counts holes from 1 like `best` and says
+/// `win`/`draw`/`loss` like every other answer.
 pub fn search_json(board: &Board, threads: usize, result: &SearchResult) -> Json {
+    let mut out = search_fields(board, threads, result);
+    if let Some(exact) = out.get_mut("exact").and_then(|e| e.as_object_mut()) {
+        if let Some(hole) = exact.get("best").and_then(|b| b.as_u64()) {
+            exact.insert("best".into(), (hole + 1).into());
+        }
+        if let Some(r) = exact.get("result").and_then(|r| r.as_str()) {
+            let lower = r.to_ascii_lowercase();
+            exact.insert("result".into(), lower.into());
+        }
+    }
+    out
+}
+
+/// The fields of [`search_json`] as the search result serialises them.
+fn search_fields(board: &Board, threads: usize, result: &SearchResult) -> Json {
     #[derive(serde::Serialize)]
     struct Out<'a> {
         position: String,
