@@ -13,8 +13,9 @@
 //! the numerically smallest image of the opponent's stones under them is a
 //! position; the other slots are unused.
 //!
-//! Nine Men's Morris keeps its own index (constant maps, huge pages, batched
-//! lookups: a measured hot path). This one is built from [`Board::transform`]
+//! Nine Men's Morris has its own instance of the same index
+//! ([`crate::index::NineIndex`]: constant maps, huge pages, batched
+//! lookups, a measured hot path). This one is built from [`Board::transform`]
 //! and is the same function on the same group: on the Nine board it numbers
 //! every slot as [`crate::index`] does (tested), which is how it is
 //! checked against an index that has solved the whole standard game.
