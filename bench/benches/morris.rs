@@ -3,10 +3,12 @@
 //! position; perft from the start for the full rules layer.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use mill::board::Nine;
 use mill::geometry::Bits;
 use mill::moving::{for_each_move, for_each_unmove};
-use mill::perft::perft;
-use mill::position::{Position, Rules};
+use mill::position::Position;
+use mill::rules::perft;
+use mill::variant::RuleSet;
 
 /// 4,096 random moving-phase positions, 3..=9 stones a side (fixed seed).
 fn positions() -> Vec<(Bits, Bits)> {
@@ -65,7 +67,13 @@ fn movegen(c: &mut Criterion) {
     let mut group = c.benchmark_group("morris perft");
     group.sample_size(10);
     group.bench_function("start depth 5", |b| {
-        b.iter(|| perft(&Position::start(), Rules::default(), black_box(5)))
+        b.iter(|| {
+            perft::<Nine>(
+                &Position::start(RuleSet::nine(true)),
+                RuleSet::nine(true),
+                black_box(5),
+            )
+        })
     });
     group.finish();
 }

@@ -8,8 +8,8 @@ use mill::database::{generate, GenerateObserver};
 use mill::index::NineIndex;
 use mill::index::{self, Subspace};
 use mill::pair::MovingPair;
-use mill::position::Rules;
 use mill::probe::Tablebases;
+use mill::variant::RuleSet;
 use tablebase::retro::{solve, Observer, Silent};
 use tablebase::Value;
 
@@ -83,12 +83,11 @@ fn bench_retro(c: &mut Criterion) {
     let none: Vec<Value> = Vec::new();
     g.bench_function("solve 3-3", |b| {
         b.iter(|| {
-            let pair = MovingPair::<Nine, NineIndex, Vec<Value>>::new(
-                Rules::default().rule_set(),
-                sub,
-                |_| Some(&none),
-            )
-            .unwrap();
+            let pair =
+                MovingPair::<Nine, NineIndex, Vec<Value>>::new(RuleSet::nine(true), sub, |_| {
+                    Some(&none)
+                })
+                .unwrap();
             solve(&pair, &Silent).unwrap().0.len()
         })
     });
@@ -97,8 +96,8 @@ fn bench_retro(c: &mut Criterion) {
 
 fn bench_probe(c: &mut Criterion) {
     let dir = std::env::temp_dir().join(format!("bench-probe-{}", std::process::id()));
-    generate(&dir, Rules::default(), 7, &Quiet).unwrap();
-    let tb = Tablebases::open(&dir, Rules::default()).unwrap();
+    generate(&dir, RuleSet::nine(true), 7, &Quiet).unwrap();
+    let tb = Tablebases::open(&dir, RuleSet::nine(true)).unwrap();
     let subs = [
         Subspace::new(3, 3),
         Subspace::new(3, 4),
@@ -137,13 +136,13 @@ fn bench_full_tables(c: &mut Criterion, dir: &std::path::Path) {
     let subs: Vec<Subspace> = (3..=9)
         .flat_map(|w| (3..=9).map(move |b| Subspace::new(w, b)))
         .collect();
-    let tb = Tablebases::open(dir, Rules::default()).unwrap();
+    let tb = Tablebases::open(dir, RuleSet::nine(true)).unwrap();
     let warm = positions(&subs, 200 * subs.len());
     for &(u, t) in &warm {
         tb.probe_bits(u, t).unwrap();
     }
     let cold = positions_from(&subs, 200_000, 0x1234_5678_9ABC_DEF1);
-    let wdl = Tablebases::open(dir, Rules::default())
+    let wdl = Tablebases::open(dir, RuleSet::nine(true))
         .unwrap()
         .in_memory_wdl();
     wdl.preload(&subs).unwrap();
@@ -186,8 +185,8 @@ fn bench_placement(c: &mut Criterion) {
     use mill::placement::PlacementSearch;
     use mill::position::Position;
     let dir = std::env::temp_dir().join(format!("bench-placement-{}", std::process::id()));
-    generate(&dir, Rules::default(), 8, &Quiet).unwrap();
-    let tb = Tablebases::open(&dir, Rules::default())
+    generate(&dir, RuleSet::nine(true), 8, &Quiet).unwrap();
+    let tb = Tablebases::open(&dir, RuleSet::nine(true))
         .unwrap()
         .in_memory_wdl();
     let pos: Position = "W................B...... w 3 3".parse().unwrap();
@@ -201,7 +200,7 @@ fn bench_placement(c: &mut Criterion) {
         })
     });
     if let Some(full) = std::env::var_os("NINE_TABLEBASES") {
-        let tb = Tablebases::open(full.as_ref(), Rules::default())
+        let tb = Tablebases::open(full.as_ref(), RuleSet::nine(true))
             .unwrap()
             .in_memory_wdl();
         let pos: Position = "........................ w 8 8".parse().unwrap();
@@ -248,7 +247,7 @@ fn bench_placement_tables(c: &mut Criterion) {
     let tmp = std::env::temp_dir().join(format!("bench-sectors-{}", std::process::id()));
     let (dir, stones) = match std::env::var_os("NINE_TABLEBASES") {
         Some(d)
-            if Tablebases::open(d.as_ref(), Rules::default())
+            if Tablebases::open(d.as_ref(), RuleSet::nine(true))
                 .and_then(|tb| tb.sector_table(Sector::new(0, 0, 9, 9)))
                 .is_ok_and(|t| t.is_some()) =>
         {
@@ -259,15 +258,15 @@ fn bench_placement_tables(c: &mut Criterion) {
                 .into_iter()
                 .filter(|p| p.us <= 4 && p.them <= 4)
                 .collect();
-            generate_pairs(&tmp, Rules::default(), &pairs, &Q).unwrap();
-            placement_tables::generate(&tmp, Rules::default(), 4, &Q).unwrap();
+            generate_pairs(&tmp, RuleSet::nine(true), &pairs, &Q).unwrap();
+            placement_tables::generate(&tmp, RuleSet::nine(true), 4, &Q).unwrap();
             (tmp.clone(), 4)
         }
     };
     let sectors = Sector::all(stones);
     let ps = sector_positions(&sectors, 4096);
-    let tb = Tablebases::open(&dir, Rules::default()).unwrap();
-    let wdl = Tablebases::open(&dir, Rules::default())
+    let tb = Tablebases::open(&dir, RuleSet::nine(true)).unwrap();
+    let wdl = Tablebases::open(&dir, RuleSet::nine(true))
         .unwrap()
         .in_memory_wdl();
     for p in &ps {

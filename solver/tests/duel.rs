@@ -135,7 +135,7 @@ fn nine_policies_never_give_up_value() {
         "--quiet",
     ]);
     assert!(ok);
-    let tb = Tablebases::open(&dir, Default::default()).unwrap();
+    let tb = Tablebases::open(&dir, mill::variant::RuleSet::nine(true)).unwrap();
     let start: Position = "........................ w 4 4".parse().unwrap();
     let malom = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/malom");
     let mut game = Nine::new(&tb).from(start);
@@ -171,10 +171,7 @@ fn nine_policies_never_give_up_value() {
 #[test]
 fn ultra_beats_random_on_six() {
     let (rules, sol) = six_solution(4);
-    assert_eq!(
-        sol.value(&mill::family::game::start(rules)),
-        Some(Value::DRAW)
-    );
+    assert_eq!(sol.value(&Position::start(rules)), Some(Value::DRAW));
     let game = Family::<Six, _>::new(&sol, rules);
     let run = |policy: &str| {
         let options = DuelOptions {

@@ -18,12 +18,12 @@ use common::cli::{run_cli, run_cli_with_input};
 use common::oracle::{self, Board as Board24};
 use mill::board::{Board, Nine};
 use mill::family::files::FilesError;
-use mill::family::game;
 use mill::family::lasker::files;
 use mill::family::lasker::sector::{sectors, LaskerSector};
 use mill::family::lasker::solve::LaskerSolution;
 use mill::family::solve::Solution;
 use mill::position::{Color, Position};
+use mill::rules;
 use mill::variant::RuleSet;
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -220,12 +220,12 @@ fn perft_matches_the_oracle() {
     ];
     for (s, depth) in &positions {
         let pos = s.position(&board);
-        game::validate::<Nine>(&pos, rules).unwrap();
-        let text = game::format_position::<Nine>(&pos);
-        assert_eq!(game::parse_position::<Nine>(&text, rules).unwrap(), pos);
+        pos.validate::<Nine>(rules).unwrap();
+        let text = rules::format_position::<Nine>(&pos);
+        assert_eq!(rules::parse_position::<Nine>(&text, rules).unwrap(), pos);
         for d in 1..=*depth {
             assert_eq!(
-                game::perft::<Nine>(&pos, rules, d),
+                rules::perft::<Nine>(&pos, rules, d),
                 oracle_perft(s, &board, d),
                 "{text} depth {d}"
             );
@@ -367,7 +367,7 @@ fn check_pair(sol: &LaskerSolution<Nine>, board: &Board24, sector: LaskerSector)
             sol.value(&pos),
             Some(expected),
             "{sector:?} {}",
-            game::format_position::<Nine>(&pos)
+            rules::format_position::<Nine>(&pos)
         );
     }
     states.len()

@@ -15,7 +15,6 @@ use common::cli::{run_cli, run_cli_with_input};
 use common::oracle::{self, Rules, State};
 use mill::board::{Board, Morabaraba, Six};
 use mill::family::files;
-use mill::family::game::{self, Ending};
 use mill::family::moving_tables;
 use mill::family::outcomes::MovingOutcomes;
 use mill::family::symmetric::{self, Symmetric};
@@ -23,6 +22,7 @@ use mill::index::Subspace;
 use mill::pair::{recompute, MovingPair};
 use mill::placement::{MoveOrder, PlacementSearch};
 use mill::position::Position;
+use mill::rules::{self, Ending};
 use mill::sector::TableId;
 use mill::variant::{FullBoard, RuleSet};
 use tablebase::retro::{solve, Silent};
@@ -79,15 +79,15 @@ fn perft_matches_the_oracle() {
         for (s, depth) in &positions {
             let rules = RuleSet::new(12, flying);
             let pos = position(s);
-            game::validate::<Morabaraba>(&pos, rules).unwrap();
-            let text = game::format_position::<Morabaraba>(&pos);
+            pos.validate::<Morabaraba>(rules).unwrap();
+            let text = rules::format_position::<Morabaraba>(&pos);
             assert_eq!(
-                game::parse_position::<Morabaraba>(&text, rules).unwrap(),
+                rules::parse_position::<Morabaraba>(&text, rules).unwrap(),
                 pos
             );
             for d in 1..=*depth {
                 assert_eq!(
-                    game::perft::<Morabaraba>(&pos, rules, d),
+                    rules::perft::<Morabaraba>(&pos, rules, d),
                     oracle::perft(s, &model, d),
                     "{text} depth {d} flying {flying}"
                 );
@@ -103,8 +103,8 @@ fn a_full_board_after_placement_is_a_draw() {
     let s = state("WBWBWBBWBWBWBWBWBWWBWWB.", 1, [0, 1]);
     let rules = RuleSet::new(12, true);
     let pos = position(&s);
-    game::validate::<Morabaraba>(&pos, rules).unwrap();
-    let moves = game::legal_moves::<Morabaraba>(&pos, rules);
+    pos.validate::<Morabaraba>(rules).unwrap();
+    let moves = rules::legal_moves::<Morabaraba>(&pos, rules);
     assert_eq!(moves.len(), oracle::perft(&s, &model(true), 1) as usize);
     for m in moves {
         let next = pos.apply(m);
@@ -117,7 +117,7 @@ fn a_full_board_after_placement_is_a_draw() {
                 .iter()
                 .all(|t| t.successors(&model(true)).is_empty() || t.cells.contains(&0)));
             assert_eq!(
-                game::ending::<Morabaraba>(&next, rules),
+                rules::ending::<Morabaraba>(&next, rules),
                 Some(Ending::FullBoardDraw)
             );
         }
@@ -445,7 +445,7 @@ fn cli_generate_stats_verify_probe() {
     let rules = RuleSet::new(12, true);
     let tb = MovingOutcomes::<Morabaraba, Symmetric>::load(&dir, rules, 3, |_| {}).unwrap();
     let expected = PlacementSearch::new(&tb)
-        .value(&game::start(tb.rules()))
+        .value(&Position::start(tb.rules()))
         .unwrap();
     let (out, ok) = run_cli(&["morabaraba", "start", "--stones", "3", "--dir", d, "--json"]);
     assert!(ok, "{out}");
@@ -508,7 +508,7 @@ fn three_stone_game_search_matches_the_forward_solver() {
                 .with_threads(threads)
                 .unwrap()
                 .with_split_depth(3);
-            assert_eq!(search.value(&game::start(tb.rules())).unwrap(), start);
+            assert_eq!(search.value(&Position::start(tb.rules())).unwrap(), start);
         }
     }
     let mut search = PlacementSearch::new(&tb);
@@ -523,7 +523,7 @@ fn three_stone_game_search_matches_the_forward_solver() {
             search.value(&pos).unwrap(),
             expected,
             "{}",
-            game::format_position::<Morabaraba>(&pos)
+            rules::format_position::<Morabaraba>(&pos)
         );
         checked[expected as usize] += 1;
     }
@@ -547,7 +547,7 @@ fn minimax(tb: &MovingOutcomes<Morabaraba, Symmetric>, pos: &Position) -> i8 {
             Outcome::Loss => -1,
         };
     }
-    let moves = game::legal_moves::<Morabaraba>(pos, rules);
+    let moves = rules::legal_moves::<Morabaraba>(pos, rules);
     if moves.is_empty() {
         return -1;
     }
@@ -585,16 +585,16 @@ fn four_stone_game_search_matches_plain_minimax() {
             "too few positions of each outcome: {seen:?}"
         );
         // Play random placements from the start until at most 3 are in hand.
-        let mut pos = game::start(tb.rules());
+        let mut pos = Position::start(tb.rules());
         let stop = next(3) + 1;
         while u64::from(pos.hand[0] + pos.hand[1]) > stop {
-            let moves = game::legal_moves::<Morabaraba>(&pos, tb.rules());
+            let moves = rules::legal_moves::<Morabaraba>(&pos, tb.rules());
             if moves.is_empty() {
                 break;
             }
             pos = pos.apply(moves[next(moves.len() as u64) as usize]);
         }
-        if !pos.placing() || game::validate::<Morabaraba>(&pos, tb.rules()).is_err() {
+        if !pos.placing() || pos.validate::<Morabaraba>(tb.rules()).is_err() {
             continue;
         }
         let expected = minimax(&tb, &pos);
@@ -603,7 +603,7 @@ fn four_stone_game_search_matches_plain_minimax() {
             found as i8 - 1,
             expected,
             "{}",
-            game::format_position::<Morabaraba>(&pos)
+            rules::format_position::<Morabaraba>(&pos)
         );
         seen[(expected + 1) as usize] += 1;
     }

@@ -5,7 +5,6 @@
 //! morabaraba_full -- --ignored` (about 5 min, 5.3 GB).
 
 use mill::board::Morabaraba;
-use mill::family::game;
 use mill::family::outcomes::MovingOutcomes;
 use mill::family::symmetric::Symmetric;
 use mill::placement::{MoveOrder, PlacementSearch};
@@ -30,7 +29,9 @@ fn published_value_first_player_wins() {
             .with_threads(threads)
             .unwrap();
         assert_eq!(
-            search.value(&game::start(tb.rules())).unwrap(),
+            search
+                .value(&mill::position::Position::start(tb.rules()))
+                .unwrap(),
             Outcome::Win,
             "{order:?}"
         );

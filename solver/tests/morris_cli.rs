@@ -1,9 +1,10 @@
 //! `solver nine show|perft` end to end: the JSON output agrees with the
 //! library, bad input gives one line on stderr and a non-zero exit.
 
-use mill::movegen::legal_moves;
-use mill::perft::perft;
-use mill::position::{Position, Rules};
+use mill::board::Nine;
+use mill::position::Position;
+use mill::rules::{legal_moves, perft};
+use mill::variant::RuleSet;
 use serde_json::Value as Json;
 use std::process::Command;
 
@@ -34,7 +35,7 @@ fn show_lists_the_legal_moves() {
         assert!(ok);
         let json: Json = serde_json::from_str(&out).unwrap();
         let pos: Position = MIDGAME.parse().unwrap();
-        let mut expected: Vec<String> = legal_moves(&pos, Rules { flying })
+        let mut expected: Vec<String> = legal_moves::<Nine>(&pos, RuleSet::nine(flying))
             .iter()
             .map(|m| m.to_string())
             .collect();
@@ -61,7 +62,7 @@ fn perft_agrees_with_the_library() {
     assert!(ok);
     let json: Json = serde_json::from_str(&out).unwrap();
     let pos: Position = MIDGAME.parse().unwrap();
-    assert_eq!(json["leaves"], perft(&pos, Rules::default(), 3));
+    assert_eq!(json["leaves"], perft::<Nine>(&pos, RuleSet::nine(true), 3));
     let split: u64 = json["moves"]
         .as_object()
         .unwrap()

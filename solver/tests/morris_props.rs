@@ -2,11 +2,12 @@
 //! round-trips of positions and moves, canonical form under the 16 board
 //! symmetries and colour swap, and typed errors (never panics) on bad input.
 
-use mill::movegen::legal_moves;
+use mill::board::Nine;
 use mill::nine;
 use mill::notation::{parse_move, MoveError, PositionTextError};
-use mill::perft::perft;
-use mill::position::{Color, Position, PositionError, Rules};
+use mill::position::{Color, Position, PositionError};
+use mill::rules::{legal_moves, perft};
+use mill::variant::RuleSet;
 use proptest::prelude::*;
 
 /// A legal position: a random split of up to 9 stones per side between
@@ -41,7 +42,7 @@ fn position() -> impl Strategy<Value = Position> {
                 hand: hands,
                 to_move,
             };
-            pos.validate().ok().map(|()| pos)
+            pos.validate::<Nine>(RuleSet::nine(true)).ok().map(|()| pos)
         })
 }
 
@@ -59,41 +60,41 @@ proptest! {
 
     #[test]
     fn move_text_round_trips(pos in position(), flying in prop::bool::ANY) {
-        let rules = Rules { flying };
-        for m in legal_moves(&pos, rules) {
-            prop_assert_eq!(parse_move(&pos, rules, &m.to_string()), Ok(m));
+        let rules = RuleSet::nine(flying);
+        for m in legal_moves::<Nine>(&pos, rules) {
+            prop_assert_eq!(parse_move::<Nine>(&pos, rules, &m.to_string()), Ok(m));
         }
     }
 
     #[test]
     fn canonical_form_is_invariant(pos in position(), op in 0usize..16) {
-        let (canon, how) = pos.canonical();
-        prop_assert_eq!(pos.transform(how), canon);
-        prop_assert_eq!(pos.transform(op).canonical().0, canon);
+        let (canon, how) = pos.canonical::<Nine>();
+        prop_assert_eq!(pos.transform::<Nine>(how), canon);
+        prop_assert_eq!(pos.transform::<Nine>(op).canonical::<Nine>().0, canon);
         // Canonical form commutes with colour swap, an involution.
         prop_assert_eq!(pos.swap_colors().swap_colors(), pos);
-        prop_assert_eq!(pos.swap_colors().canonical().0, canon.swap_colors());
+        prop_assert_eq!(pos.swap_colors().canonical::<Nine>().0, canon.swap_colors());
         // Inverse maps undo maps.
-        prop_assert_eq!(pos.transform(op).transform(nine::inverse(op)), pos);
+        prop_assert_eq!(pos.transform::<Nine>(op).transform::<Nine>(nine::inverse(op)), pos);
     }
 
     #[test]
     fn symmetric_positions_have_symmetric_trees(pos in position(), op in 0usize..16, flying in prop::bool::ANY) {
-        let rules = Rules { flying };
-        let image = pos.transform(op);
-        let mut moves: Vec<_> = legal_moves(&pos, rules).into_iter().map(|m| m.transform(op)).collect();
-        let mut expected = legal_moves(&image, rules);
+        let rules = RuleSet::nine(flying);
+        let image = pos.transform::<Nine>(op);
+        let mut moves: Vec<_> = legal_moves::<Nine>(&pos, rules).into_iter().map(|m| m.transform::<Nine>(op)).collect();
+        let mut expected = legal_moves::<Nine>(&image, rules);
         moves.sort();
         expected.sort();
         prop_assert_eq!(moves, expected);
-        prop_assert_eq!(perft(&image, rules, 2), perft(&pos, rules, 2));
-        prop_assert_eq!(perft(&pos.swap_colors(), rules, 2), perft(&pos, rules, 2));
+        prop_assert_eq!(perft::<Nine>(&image, rules, 2), perft::<Nine>(&pos, rules, 2));
+        prop_assert_eq!(perft::<Nine>(&pos.swap_colors(), rules, 2), perft::<Nine>(&pos, rules, 2));
     }
 
     #[test]
     fn arbitrary_text_never_panics(text in "[WB. wb0-9]{0,40}", mv in "[a-hx0-9-]{0,10}") {
         let _ = text.parse::<Position>();
-        let _ = parse_move(&Position::start(), Rules::default(), &mv);
+        let _ = parse_move::<Nine>(&Position::start(RuleSet::nine(true)), RuleSet::nine(true), &mv);
     }
 }
 
@@ -114,7 +115,7 @@ fn bad_positions_name_the_problem() {
     assert_eq!(
         "WWWWWWWWWW.............. b 0 0".parse::<Position>(),
         Err(PositionTextError::Invalid(PositionError::TooManyStones(
-            "white", 10
+            "white", 10, 9
         )))
     );
     assert!(matches!(
@@ -136,9 +137,9 @@ fn bad_positions_name_the_problem() {
 
 #[test]
 fn bad_moves_name_the_problem() {
-    let rules = Rules::default();
-    let start = Position::start();
-    let e = |pos: &Position, text: &str| parse_move(pos, rules, text).unwrap_err();
+    let rules = RuleSet::nine(true);
+    let start = Position::start(RuleSet::nine(true));
+    let e = |pos: &Position, text: &str| parse_move::<Nine>(pos, rules, text).unwrap_err();
     assert!(matches!(e(&start, "d9"), MoveError::Point(_)));
     assert!(matches!(e(&start, "d6--d5"), MoveError::Syntax(_)));
     assert!(matches!(e(&start, "d6-d5"), MoveError::MustPlace("white")));
@@ -162,7 +163,7 @@ fn bad_moves_name_the_problem() {
         MoveError::NothingToRemove("a4", "black")
     ));
     assert_eq!(
-        parse_move(&pos, rules, "g4-g7xf4").map(|m| m.to_string()),
+        parse_move::<Nine>(&pos, rules, "g4-g7xf4").map(|m| m.to_string()),
         Ok("g4-g7xf4".to_string())
     );
     let over: Position = "WWWB....B............... b 0 0".parse().unwrap();

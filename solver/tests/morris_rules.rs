@@ -4,13 +4,14 @@
 //! oracle parses the position text itself and prints its moves as text, so
 //! move lists and perft counts are compared end to end.
 
+use mill::board::Nine;
+use mill::rules::{ending, legal_moves, perft};
 use std::rc::Rc;
 
 use mill::geometry::{NINE_EDGES, NINE_MILLS, NINE_READING};
-use mill::movegen::{apply, game_over, legal_moves};
 use mill::notation::parse_move;
-use mill::perft::perft;
-use mill::position::{Position, Rules};
+use mill::position::Position;
+use mill::variant::RuleSet;
 
 /// The oracle's board: 24 cells in reading order, 0 empty, 1 White, 2 Black.
 #[derive(Clone)]
@@ -163,8 +164,8 @@ impl Oracle {
     }
 }
 
-fn rules(flying: bool) -> Rules {
-    Rules { flying }
+fn rules(flying: bool) -> RuleSet {
+    RuleSet::nine(flying)
 }
 
 /// Positions from the start, the placement phase, the moving phase and the
@@ -190,7 +191,7 @@ fn perft_matches_the_oracle() {
             assert_eq!(oracle.text(), pos.to_string());
             for depth in 1..=max {
                 assert_eq!(
-                    perft(&pos, rules(flying), depth),
+                    perft::<Nine>(&pos, rules(flying), depth),
                     oracle.perft(depth),
                     "{text} flying {flying} depth {depth}"
                 );
@@ -217,16 +218,19 @@ fn move_lists_match_the_oracle_along_random_games() {
     let mut finished = 0;
     for game in 0..400 {
         let flying = game % 3 != 0;
-        let mut pos = Position::start();
+        let mut pos = Position::start(rules(flying));
         for _ply in 0..200 {
             let oracle = Oracle::parse(&pos.to_string(), flying);
             let mut expected: Vec<String> = oracle.moves().into_iter().map(|(t, _)| t).collect();
-            let moves = legal_moves(&pos, rules(flying));
+            let moves = legal_moves::<Nine>(&pos, rules(flying));
             let mut got: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
             expected.sort();
             got.sort();
             assert_eq!(got, expected, "{pos}");
-            assert_eq!(game_over(&pos, rules(flying)).is_some(), oracle.finished());
+            assert_eq!(
+                ending::<Nine>(&pos, rules(flying)).is_some(),
+                oracle.finished()
+            );
             positions += 1;
             if moves.is_empty() {
                 finished += 1;
@@ -234,14 +238,17 @@ fn move_lists_match_the_oracle_along_random_games() {
             }
             // Successors agree too, and every move parses back from its text.
             let m = moves[rng.next() as usize % moves.len()];
-            let next = apply(&pos, m);
+            let next = pos.apply(m);
             let (_, onext) = oracle
                 .moves()
                 .into_iter()
                 .find(|(t, _)| *t == m.to_string())
                 .unwrap();
             assert_eq!(next.to_string(), onext.text());
-            assert_eq!(parse_move(&pos, rules(flying), &m.to_string()), Ok(m));
+            assert_eq!(
+                parse_move::<Nine>(&pos, rules(flying), &m.to_string()),
+                Ok(m)
+            );
             pos = next;
         }
     }

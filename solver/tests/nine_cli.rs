@@ -3,13 +3,15 @@
 //! Malom's sectors, and every error path (one `error:` line on stderr and a
 //! non-zero exit).
 
+use mill::board::Nine;
 use mill::index::{self, Subspace};
 use mill::malom::{Entry, Sector, SectorId};
-use mill::movegen::{apply, game_over, legal_moves};
 use mill::notation::parse_move;
 use mill::placement::PlacementSearch;
-use mill::position::{Color, Position, Rules};
+use mill::position::{Color, Position};
 use mill::probe::Tablebases;
+use mill::rules::{ending, legal_moves};
+use mill::variant::RuleSet;
 use serde_json::Value as Json;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -17,7 +19,7 @@ use std::process::{Command, Stdio};
 use tablebase::reader::Table;
 use tablebase::{Outcome, Value};
 
-const STD: Rules = Rules { flying: true };
+const STD: RuleSet = RuleSet::nine(true);
 
 /// White to move wins at once: c4-d7 closes a7-d7-g7 (3 against 3).
 const WIN_IN_ONE: &str = "W.W..B...B.W....B....... w 0 0";
@@ -368,7 +370,7 @@ fn sample_positions(dir: &Path) -> Vec<Position> {
             } else {
                 Color::Black
             };
-            out.push(Position::from_mover(us, them, side).transform(n % 16));
+            out.push(Position::from_mover(us, them, side).transform::<Nine>(n % 16));
         }
     }
     assert_eq!(out.len(), 6);
@@ -428,7 +430,7 @@ fn probe_json_agrees_with_the_library_and_malom() {
             assert_eq!(moves[0]["dtc"], j["dtc"], "{text}");
         }
         // Every listed move is legal, and all legal moves are listed.
-        assert_eq!(moves.len(), legal_moves(&pos, STD).len());
+        assert_eq!(moves.len(), legal_moves::<Nine>(&pos, STD).len());
         // 3-3 against Malom: outcome and plies to the end (= DTC in 3-3).
         if let (Some(sector), 3, 3) = (&malom, pos.us().count_ones(), pos.them().count_ones()) {
             let Entry::Value(o, plies) = sector.entry(index::index(pos.us(), pos.them())) else {
@@ -459,10 +461,10 @@ fn probe_after_moves() {
         .into_iter()
         .find(|p| p.to_move == Color::Black && p.us().count_ones() + p.them().count_ones() == 7)
         .unwrap();
-    let m1 = legal_moves(&start, STD)[3];
-    let mid = apply(&start, m1);
-    let m2 = *legal_moves(&mid, STD).last().unwrap();
-    let end = apply(&mid, m2);
+    let m1 = legal_moves::<Nine>(&start, STD)[3];
+    let mid = start.apply(m1);
+    let m2 = *legal_moves::<Nine>(&mid, STD).last().unwrap();
+    let end = mid.apply(m2);
     let moves = format!("{m1} {m2}");
     let r = run(&[
         "nine",
@@ -496,7 +498,7 @@ fn probe_after_moves() {
     assert!(r.ok, "{}", r.stderr);
     let j = json(&r.stdout);
     let start: Position = WIN_IN_ONE.parse().unwrap();
-    let after = apply(&start, parse_move(&start, STD, "c4-d7xa4").unwrap());
+    let after = start.apply(parse_move::<Nine>(&start, STD, "c4-d7xa4").unwrap());
     assert_eq!(after.to_string(), "WWW..B..........B....... b 0 0");
     assert_eq!(j["position"], after.to_string());
     assert_eq!((&j["value"], &j["dtc"]), (&"loss".into(), &0.into()));
@@ -628,11 +630,11 @@ fn the_perfect_player_keeps_the_value_in_the_placement_phase() {
             .split_once(": ")
             .unwrap();
         assert_eq!(value, want.as_str(), "{text}: {line}");
-        let m = legal_moves(&pos, STD)
+        let m = legal_moves::<Nine>(&pos, STD)
             .into_iter()
             .find(|m| m.to_string() == played)
             .unwrap_or_else(|| panic!("{played} is not legal in {text}"));
-        let after = PlacementSearch::new(&tb).value(&apply(&pos, m)).unwrap();
+        let after = PlacementSearch::new(&tb).value(&pos.apply(m)).unwrap();
         assert_eq!(after.flip(), want, "{text}: {played}");
     }
 }
@@ -647,17 +649,17 @@ fn play_to_the_end_of_a_game() {
     let mut pos = start;
     let mut engine = Vec::new();
     let mut human = vec!["zz".to_string()]; // a bad line first: re-prompted
-    while game_over(&pos, STD).is_none() {
+    while ending::<Nine>(&pos, STD).is_none() {
         let m = if pos.to_move == Color::White {
             let m = tb.best_moves(&pos).unwrap()[0].0;
             engine.push(m.to_string());
             m
         } else {
-            let m = legal_moves(&pos, STD)[0];
+            let m = legal_moves::<Nine>(&pos, STD)[0];
             human.push(m.to_string());
             m
         };
-        pos = apply(&pos, m);
+        pos = pos.apply(m);
         assert!(engine.len() + human.len() < 20, "the game does not end");
     }
     // Win in 5 plies: at most 3 engine moves, with human moves between.
@@ -965,7 +967,7 @@ fn moving_phase_probe_matches_a_parsed_move() {
     // `probe --moves` and the library's parse_move agree on the first ply.
     let dir = TempDir::with_tables("parse");
     let start: Position = WIN_IN_ONE.parse().unwrap();
-    let m = parse_move(&start, STD, "c4-g4").unwrap();
+    let m = parse_move::<Nine>(&start, STD, "c4-g4").unwrap();
     let r = run(&[
         "nine",
         "probe",
@@ -977,7 +979,7 @@ fn moving_phase_probe_matches_a_parsed_move() {
         WIN_IN_ONE,
     ]);
     assert!(r.ok, "{}", r.stderr);
-    assert_eq!(json(&r.stdout)["position"], apply(&start, m).to_string());
+    assert_eq!(json(&r.stdout)["position"], start.apply(m).to_string());
     // White won in 3 after c4-g4 (see the move list), so Black loses in 2.
     assert_eq!(json(&r.stdout)["value"], "loss");
     assert_eq!(json(&r.stdout)["dtc"], 2);
@@ -1026,8 +1028,8 @@ fn the_whole_three_stone_game_from_the_command_line() {
     let pos: Position = empty.parse().unwrap();
     assert_eq!(p["value"], search.value(&pos).unwrap().as_str());
     for m in p["moves"].as_array().unwrap() {
-        let mv = parse_move(&pos, STD, m["move"].as_str().unwrap()).unwrap();
-        let v = search.value(&apply(&pos, mv)).unwrap().flip();
+        let mv = parse_move::<Nine>(&pos, STD, m["move"].as_str().unwrap()).unwrap();
+        let v = search.value(&pos.apply(mv)).unwrap().flip();
         assert_eq!(m["value"], v.as_str(), "{m}");
     }
     let s = json(

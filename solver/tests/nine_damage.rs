@@ -4,10 +4,12 @@
 //! or a typed error. Every change of the bytes (flips, truncation, junk
 //! appended, a zeroed range) is detected by `scan` + `verify`.
 
+use mill::board::Nine;
 use mill::database::{file_name, generate, scan, DatabaseError, GenerateObserver};
 use mill::index::{self, Subspace};
-use mill::position::{Color, Position, Rules};
+use mill::position::{Color, Position};
 use mill::probe::{ProbeError, Tablebases};
+use mill::variant::RuleSet;
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -20,7 +22,7 @@ struct Quiet;
 impl Observer for Quiet {}
 impl GenerateObserver for Quiet {}
 
-const STD: Rules = Rules { flying: true };
+const STD: RuleSet = RuleSet::nine(true);
 const SUB: Subspace = Subspace::new(3, 3);
 
 /// The intact 3-3 file and its values, generated once.
@@ -192,7 +194,7 @@ fn exercise(dir: &Path, bytes: &[u8], slots: &[u64]) -> bool {
         } else {
             Color::Black
         };
-        let pos = Position::from_mover(us, them, side).transform(i % 16);
+        let pos = Position::from_mover(us, them, side).transform::<Nine>(i % 16);
         match tb.probe(&pos) {
             Ok(v) => assert_eq!(v, good.values[slot as usize], "{pos}"),
             Err(ProbeError::Table(_)) => {}

@@ -7,12 +7,14 @@
 //! -- --ignored`; `MALOM_SAMPLES=n` slots per later sector, default 300);
 //! the slot decoding itself is checked without them.
 
+use mill::board::Nine;
 use mill::index::{self, Subspace};
 use mill::malom::{Entry, Sector, SectorId};
 use mill::nine::{transform, FULL};
 use mill::placement::PlacementSearch;
-use mill::position::{Color, Position, Rules};
+use mill::position::{Color, Position};
 use mill::probe::Tablebases;
+use mill::variant::RuleSet;
 use std::path::{Path, PathBuf};
 use tablebase::binomial::{binomial, colex_unrank, scatter};
 use tablebase::Outcome;
@@ -116,7 +118,7 @@ fn slot_decoding_of_the_placement_sectors() {
             assert_eq!((us.count_ones(), them.count_ones()), (w as u32, b as u32));
             assert_eq!(us & them, 0);
             let pos = position(s, us, them);
-            pos.validate()
+            pos.validate::<Nine>(RuleSet::nine(true))
                 .unwrap_or_else(|e| panic!("{s:?} slot {h}: {pos}: {e}"));
             assert!(pos.placing());
             // Each side has placed as many stones as the hands say.
@@ -131,7 +133,7 @@ fn slot_decoding_of_the_placement_sectors() {
                 assert_eq!(slots, 1);
                 assert_eq!(used, 1);
                 let start = position(s, 0, 0);
-                assert_eq!(start, Position::start());
+                assert_eq!(start, Position::start(RuleSet::nine(true)));
                 // Gasser 1993: the start position is a draw.
                 assert_eq!(sector.entry(0), Entry::Value(Outcome::Draw, None));
             }
@@ -152,11 +154,13 @@ fn tables() -> Option<Tablebases> {
         eprintln!("skipping: set NINE_TABLEBASES to a directory with all 49 subspaces");
         return None;
     };
-    let tb = Tablebases::open(Path::new(&tables), Rules { flying: true })
+    let tb = Tablebases::open(Path::new(&tables), RuleSet::nine(true))
         .unwrap()
         .in_memory_wdl();
-    tb.preload(&Tablebases::reachable(&Position::start()))
-        .unwrap();
+    tb.preload(&Tablebases::reachable(&Position::start(RuleSet::nine(
+        true,
+    ))))
+    .unwrap();
     Some(tb)
 }
 

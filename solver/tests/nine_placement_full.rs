@@ -12,12 +12,13 @@ use mill::database::scan_all;
 use mill::index::{self, Subspace};
 use mill::malom;
 use mill::placement::PlacementSearch;
-use mill::position::{Position, Rules};
+use mill::position::Position;
 use mill::probe::Tablebases;
 use mill::sector::Sector;
+use mill::variant::RuleSet;
 use std::path::{Path, PathBuf};
 
-const STD: Rules = Rules { flying: true };
+const STD: RuleSet = RuleSet::nine(true);
 
 fn full_dir() -> PathBuf {
     PathBuf::from(std::env::var_os("NINE_TABLEBASES").expect("set NINE_TABLEBASES=DIR"))

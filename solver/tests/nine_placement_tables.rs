@@ -5,15 +5,17 @@
 //! moves' values) through the user-level rules (`movegen`), not the
 //! generator's bitboard code.
 
+use mill::board::Nine;
 use mill::database::{self, GenerateObserver};
 use mill::index::{self, Subspace};
 use mill::malom;
-use mill::movegen::{apply, game_over, legal_moves};
 use mill::placement::{MoveOrder, PlacementSearch};
 use mill::placement_tables::{self, SectorObserver};
-use mill::position::{Position, Rules};
+use mill::position::Position;
 use mill::probe::Tablebases;
+use mill::rules::{ending, legal_moves};
 use mill::sector::Sector;
+use mill::variant::RuleSet;
 use std::path::{Path, PathBuf};
 use tablebase::retro::Observer;
 use tablebase::Outcome;
@@ -23,7 +25,7 @@ impl Observer for Quiet {}
 impl GenerateObserver for Quiet {}
 impl SectorObserver for Quiet {}
 
-const STD: Rules = Rules { flying: true };
+const STD: RuleSet = RuleSet::nine(true);
 const STONES: u8 = 4;
 
 /// The whole 4-stone game, generated once.
@@ -93,14 +95,14 @@ fn every_position_is_the_best_of_its_moves() {
     for pos in &positions {
         let stored = tb.outcome(pos).unwrap();
         outcomes[stored as usize] += 1;
-        let best = if game_over(pos, STD).is_some() {
+        let best = if ending::<Nine>(pos, STD).is_some() {
             Outcome::Loss
         } else {
-            legal_moves(pos, STD)
+            legal_moves::<Nine>(pos, STD)
                 .into_iter()
                 .map(|m| {
-                    let child = apply(pos, m);
-                    if game_over(&child, STD).is_some() {
+                    let child = pos.apply(m);
+                    if ending::<Nine>(&child, STD).is_some() {
                         Outcome::Win
                     } else {
                         tb.outcome(&child).unwrap().flip()

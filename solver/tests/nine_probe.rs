@@ -1,12 +1,14 @@
 //! Probing and the placement search against the tablebases and against a
 //! plain minimax without pruning or transpositions.
 
+use mill::board::Nine;
 use mill::database::{generate, GenerateObserver};
 use mill::index::{self, Subspace};
-use mill::movegen::{apply, game_over, legal_moves};
 use mill::placement::PlacementSearch;
-use mill::position::{Color, Position, Rules};
+use mill::position::{Color, Position};
 use mill::probe::{ProbeError, Tablebases};
+use mill::rules::{ending, legal_moves};
+use mill::variant::RuleSet;
 use std::path::PathBuf;
 use tablebase::retro::Observer;
 use tablebase::Outcome;
@@ -15,7 +17,7 @@ struct Quiet;
 impl Observer for Quiet {}
 impl GenerateObserver for Quiet {}
 
-const STD: Rules = Rules { flying: true };
+const STD: RuleSet = RuleSet::nine(true);
 
 fn table_dir() -> PathBuf {
     std::env::temp_dir().join(format!("nine-probe-{}", std::process::id()))
@@ -60,7 +62,7 @@ fn random_positions(n: usize) -> Vec<Position> {
         } else {
             Color::Black
         };
-        out.push(Position::from_mover(us, them, side).transform(rng.next(16) as usize));
+        out.push(Position::from_mover(us, them, side).transform::<Nine>(rng.next(16) as usize));
     }
     out
 }
@@ -76,7 +78,7 @@ fn probe_agrees_with_the_best_move() {
             Some(&(_, best)) => assert_eq!(best, v, "{pos}"),
         }
         // Symmetric images and the colour swap probe alike.
-        assert_eq!(tb.probe(&pos.transform(5)).unwrap(), v);
+        assert_eq!(tb.probe(&pos.transform::<Nine>(5)).unwrap(), v);
         assert_eq!(tb.probe(&pos.swap_colors()).unwrap(), v);
     }
 }
@@ -125,7 +127,7 @@ fn probe_errors_instead_of_panicking() {
 /// Plain minimax to the end of placement, scoring moving-phase positions
 /// by probing.
 fn minimax(tb: &Tablebases, pos: &Position) -> i8 {
-    if game_over(pos, STD).is_some() {
+    if ending::<Nine>(pos, STD).is_some() {
         return -1;
     }
     if !pos.placing() {
@@ -135,9 +137,9 @@ fn minimax(tb: &Tablebases, pos: &Position) -> i8 {
             Outcome::Loss => -1,
         };
     }
-    legal_moves(pos, STD)
+    legal_moves::<Nine>(pos, STD)
         .into_iter()
-        .map(|m| -minimax(tb, &apply(pos, m)))
+        .map(|m| -minimax(tb, &pos.apply(m)))
         .max()
         .unwrap()
 }
@@ -166,7 +168,7 @@ fn placement_search_equals_plain_minimax() {
             hand: [hand, hand],
             to_move: Color::White,
         };
-        if pos.validate().is_err() {
+        if pos.validate::<Nine>(RuleSet::nine(true)).is_err() {
             continue;
         }
         let want = minimax(tb, &pos);
@@ -194,7 +196,7 @@ fn placement_search_equals_plain_minimax() {
         let tiny = PlacementSearch::with_table_bits(tb, 4).value(&pos).unwrap();
         assert_eq!(tiny, want_outcome, "{pos}");
         for (m, o) in PlacementSearch::new(tb).move_values(&pos).unwrap() {
-            assert_eq!(-minimax(tb, &apply(&pos, m)), o as i8 - 1, "{pos} {m}");
+            assert_eq!(-minimax(tb, &pos.apply(m)), o as i8 - 1, "{pos} {m}");
         }
         seen[(want + 1) as usize] += 1;
         tested += 1;
@@ -225,7 +227,7 @@ fn searches_on_the_global_pool_load_tables_lazily_without_deadlock() {
                 } else {
                     search
                 };
-                search.value(&pos.transform(i)).unwrap()
+                search.value(&pos.transform::<Nine>(i)).unwrap()
             })
             .collect();
         assert!(values.iter().all(|&v| v == want), "{values:?}");
@@ -252,14 +254,15 @@ fn last_placement_matches_the_tablebase() {
             hand: [0, 1],
             to_move: Color::Black,
         };
-        if pos.validate().is_err() || game_over(&pos, STD).is_some() {
+        if pos.validate::<Nine>(RuleSet::nine(true)).is_err() || ending::<Nine>(&pos, STD).is_some()
+        {
             continue;
         }
-        let direct = legal_moves(&pos, STD)
+        let direct = legal_moves::<Nine>(&pos, STD)
             .into_iter()
             .map(|m| {
-                let child = apply(&pos, m);
-                if game_over(&child, STD).is_some() {
+                let child = pos.apply(m);
+                if ending::<Nine>(&child, STD).is_some() {
                     Outcome::Win
                 } else {
                     tb.probe(&child).unwrap().outcome().flip()

@@ -7,7 +7,7 @@ use mill::database::{self, file_name, generate, scan, GenerateObserver};
 use mill::index::{self, Subspace};
 use mill::malom::{Entry, Sector, SectorId};
 use mill::moving::for_each_move;
-use mill::position::Rules;
+use mill::variant::RuleSet;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use tablebase::retro::Observer;
@@ -17,7 +17,7 @@ struct Quiet;
 impl Observer for Quiet {}
 impl GenerateObserver for Quiet {}
 
-const STD: Rules = Rules { flying: true };
+const STD: RuleSet = RuleSet::nine(true);
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("nine-tb-{name}-{}", std::process::id()));
@@ -286,7 +286,7 @@ fn resumes_and_refuses_bad_directories() {
     // A file whose contents do not match its name.
     let f34 = file_name(&dir, STD, Subspace::new(3, 4));
     std::fs::copy(&f33, dir.join("nine-noflying-3-3.tb")).unwrap();
-    let err = scan(&dir, Rules { flying: false }).unwrap_err().to_string();
+    let err = scan(&dir, RuleSet::nine(false)).unwrap_err().to_string();
     assert!(err.contains("holds `nine/flying/3-3`"), "{err}");
     std::fs::remove_file(dir.join("nine-noflying-3-3.tb")).unwrap();
     // An unknown file.
@@ -305,7 +305,7 @@ fn resumes_and_refuses_bad_directories() {
 #[test]
 fn no_flying_rule_set_is_separate() {
     let dir = temp_dir("noflying");
-    let nf = Rules { flying: false };
+    let nf = RuleSet::nine(false);
     generate(&dir, nf, 7, &Quiet).unwrap();
     generate(&dir, STD, 6, &Quiet).unwrap();
     let tables = scan(&dir, nf).unwrap();

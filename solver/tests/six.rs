@@ -11,10 +11,10 @@ use common::cli::{run_cli, run_cli_with_input};
 use common::oracle::{self, Rules, State};
 use mill::board::{Board, Six};
 use mill::family::files;
-use mill::family::game;
 use mill::family::solve::Solution;
 use mill::index::Subspace;
 use mill::position::Position;
+use mill::rules;
 use mill::sector::TableId;
 use mill::variant::RuleSet;
 use tablebase::retro::Silent;
@@ -90,12 +90,12 @@ fn perft_matches_the_oracle() {
         for (s, depth) in &positions {
             let rules = RuleSet::new(6, flying);
             let pos = position(s);
-            game::validate::<Six>(&pos, rules).unwrap();
-            let text = game::format_position::<Six>(&pos);
-            assert_eq!(game::parse_position::<Six>(&text, rules).unwrap(), pos);
+            pos.validate::<Six>(rules).unwrap();
+            let text = rules::format_position::<Six>(&pos);
+            assert_eq!(rules::parse_position::<Six>(&text, rules).unwrap(), pos);
             for d in 1..=*depth {
                 assert_eq!(
-                    game::perft::<Six>(&pos, rules, d),
+                    rules::perft::<Six>(&pos, rules, d),
                     oracle::perft(s, &model, d),
                     "{text} depth {d} flying {flying}"
                 );
@@ -120,7 +120,7 @@ fn check_reduced_game(stones: u8, flying: bool) {
             Some((true, _)) => Outcome::Win,
             Some((false, _)) => Outcome::Loss,
         };
-        if game::ending::<Six>(&pos, rules).is_some() {
+        if rules::ending::<Six>(&pos, rules).is_some() {
             assert_eq!(expected, Outcome::Loss);
             continue;
         }
@@ -129,11 +129,11 @@ fn check_reduced_game(stones: u8, flying: bool) {
             got.outcome(),
             expected,
             "{}",
-            game::format_position::<Six>(&pos)
+            rules::format_position::<Six>(&pos)
         );
         if stones == 3 && !pos.placing() {
             let d = v.map(|(_, d)| d as u16);
-            assert_eq!(got.distance(), d, "{}", game::format_position::<Six>(&pos));
+            assert_eq!(got.distance(), d, "{}", rules::format_position::<Six>(&pos));
         }
         // Plies to the end of the game, every phase.
         let d = v.map(|(_, d)| d as u16);
@@ -141,7 +141,7 @@ fn check_reduced_game(stones: u8, flying: bool) {
             depths.of::<Six>(&pos),
             d,
             "{}",
-            game::format_position::<Six>(&pos)
+            rules::format_position::<Six>(&pos)
         );
         checked += 1;
     }

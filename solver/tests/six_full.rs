@@ -5,7 +5,6 @@
 //! `cargo test --release -p solver --test six_full -- --ignored`.
 
 use mill::board::Six;
-use mill::family::game;
 use mill::family::solve::Solution;
 use mill::variant::RuleSet;
 use tablebase::retro::Silent;
@@ -16,7 +15,7 @@ use tablebase::Outcome;
 fn six_mens_morris_is_a_draw_with_a_deepest_win_of_149_plies() {
     let rules = RuleSet::new(6, true);
     let sol = Solution::<Six>::solve(rules, true, &Silent, |_| {}).unwrap();
-    let start = game::start(rules);
+    let start = mill::position::Position::start(rules);
     assert_eq!(sol.value(&start).unwrap().outcome(), Outcome::Draw);
     let depths = sol.depths().unwrap();
     let deepest = sol.deepest_reachable_win(&depths).unwrap();

@@ -12,8 +12,9 @@ mod web;
 
 use mill::board::Board;
 use mill::family::values::{best_move, move_values};
-use mill::family::{files, game, solve::Solution};
+use mill::family::{files, solve::Solution};
 use mill::geometry::Geometry;
+use mill::rules;
 use oracle::State;
 use tablebase::retro::Silent;
 use tablebase::{Outcome, Value};
@@ -71,7 +72,7 @@ fn a_board_defined_as_data_is_solved_stored_verified_and_probed() {
         // Rules: perft from the start against the oracle's move generator.
         let start = position(&State::start(3), &model);
         for depth in 1..=5 {
-            let ours = game::perft::<Grid>(&start, rules, depth);
+            let ours = rules::perft::<Grid>(&start, rules, depth);
             assert_eq!(
                 ours,
                 oracle::perft(&State::start(3), &model, depth),
@@ -115,7 +116,7 @@ fn a_board_defined_as_data_is_solved_stored_verified_and_probed() {
         let mut probed = 0;
         for (s, v) in states.iter().zip(&values) {
             let pos = position(s, &model);
-            if game::ending::<Grid>(&pos, rules).is_some() {
+            if rules::ending::<Grid>(&pos, rules).is_some() {
                 continue;
             }
             assert_eq!(sol.value(&pos).map(|v| v.outcome()), Some(outcome(v)));
@@ -139,9 +140,9 @@ fn a_board_defined_as_data_is_solved_stored_verified_and_probed() {
         // the oracle's, its legal moves the oracle's successors.
         for (s, v) in states.iter().zip(&values).step_by(7) {
             let pos = position(s, &model);
-            let text = game::format_position::<Grid>(&pos);
+            let text = rules::format_position::<Grid>(&pos);
             let a = web::get_position(api, "/api/grid/probe", &text).json();
-            let over = game::ending::<Grid>(&pos, rules).is_some();
+            let over = rules::ending::<Grid>(&pos, rules).is_some();
             assert_eq!(a["source"], if over { "game-over" } else { "tables" });
             if !over {
                 assert_eq!(a["value"], outcome(v).as_str(), "{text}");
@@ -152,14 +153,19 @@ fn a_board_defined_as_data_is_solved_stored_verified_and_probed() {
                 if over { 0 } else { s.successors(&model).len() }
             );
             for m in moves {
-                let mv = game::parse_move::<Grid>(&pos, rules, m["move"].as_str().unwrap());
+                let mv =
+                    mill::notation::parse_move::<Grid>(&pos, rules, m["move"].as_str().unwrap());
                 let child = by_position[&pos.apply(mv.unwrap())];
                 assert_eq!(m["value"], child.flip().as_str(), "{text}: {m}");
             }
             let shown = web::get_position(api, "/api/grid/show", &text).json();
             assert_eq!(shown["moves"].as_array().unwrap().len(), moves.len());
         }
-        let svg = web::get_position(api, "/api/grid/svg", &game::format_position::<Grid>(&start));
+        let svg = web::get_position(
+            api,
+            "/api/grid/svg",
+            &rules::format_position::<Grid>(&start),
+        );
         assert_eq!(svg.body.matches("data-point=").count(), 9);
         std::fs::remove_dir_all(&dir).unwrap();
         let first = sol.value(&start).unwrap_or(Value::DRAW).outcome();

@@ -8,11 +8,12 @@
 mod web;
 
 use mill::analysis::{Analyst, SearchOptions};
+use mill::board::Nine;
 use mill::database::file_name;
 use mill::index::Subspace;
-use mill::movegen::{apply, legal_moves};
 use mill::position::Position;
 use mill::probe::Tablebases;
+use mill::rules::legal_moves;
 use serde_json::{json, Value as Json};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -86,10 +87,15 @@ fn nine_probe_is_the_cli_object_and_agrees_with_the_tables() {
         assert_eq!(api["value"], v.outcome().as_str());
         assert_eq!(api["dtc"], json!(v.distance()));
         let moves = api["moves"].as_array().unwrap();
-        assert_eq!(moves.len(), legal_moves(&pos, STD).len());
+        assert_eq!(moves.len(), legal_moves::<Nine>(&pos, STD).len());
         for m in moves {
-            let mv = mill::notation::parse_move(&pos, STD, m["move"].as_str().unwrap()).unwrap();
-            let child = tb.probe(&apply(&pos, mv)).unwrap();
+            let mv = mill::notation::parse_move::<mill::board::Nine>(
+                &pos,
+                STD,
+                m["move"].as_str().unwrap(),
+            )
+            .unwrap();
+            let child = tb.probe(&pos.apply(mv)).unwrap();
             let expected = match child.outcome() {
                 tablebase::Outcome::Win => "loss",
                 tablebase::Outcome::Loss => "win",

@@ -583,8 +583,8 @@ async fn nine_values(
     // d7 closes a mill: the page asks for the removal; a4 is removed.
     click_point(client, "d7").await?;
     click_point(client, "a4").await?;
-    let mv = mill::notation::parse_move(&pos, STD, "c4-d7xa4").unwrap();
-    let after = mill::movegen::apply(&pos, mv).to_string();
+    let mv = mill::notation::parse_move::<mill::board::Nine>(&pos, STD, "c4-d7xa4").unwrap();
+    let after = pos.apply(mv).to_string();
     wait(
         client,
         &format!(

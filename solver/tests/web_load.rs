@@ -7,6 +7,7 @@
 
 mod web;
 
+use mill::board::Nine;
 use mill::index::{self, Subspace};
 use mill::position::{Color, Position};
 use std::io::{BufRead, BufReader};
@@ -109,7 +110,7 @@ fn positions(n: usize) -> Vec<Position> {
             } else {
                 Color::Black
             };
-            out.push(Position::from_mover(us, them, side).transform(next(16) as usize));
+            out.push(Position::from_mover(us, them, side).transform::<Nine>(next(16) as usize));
         }
     }
     out

@@ -14,12 +14,13 @@
 //! all of them answer alike.
 
 use super::board::{Board, Nine};
-use super::family::game::{format_position, move_text, FamilyPositionError};
 use super::family::outcomes::OutcomesError;
-use super::movegen::game_over;
 use super::placement::PlacementSearch;
+use super::position::PositionError;
 use super::position::{Move, Position};
 use super::probe::{ProbeError, Tablebases};
+use super::rules::{format_position, move_text};
+use crate::rules::ending;
 use serde_json::{json, Value as Json};
 use std::marker::PhantomData;
 use tablebase::{Outcome, Value};
@@ -35,7 +36,7 @@ pub enum AnalysisError {
     Threads(String),
     /// A position of another board that is not legal under its rule set.
     #[error("illegal position: {0}")]
-    Illegal(#[from] FamilyPositionError),
+    Illegal(#[from] PositionError),
     /// A table of another board is missing, damaged or of another rule
     /// set, or a placement search reached a subspace whose table was not
     /// loaded.
@@ -321,8 +322,8 @@ impl<'a> Analyst<'a> {
     /// Value, distance and every move's value of `pos`.
     pub fn analyse(&mut self, pos: &Position) -> Result<Analysis, AnalysisError> {
         let tb = self.tb;
-        pos.validate().map_err(ProbeError::from)?;
-        if game_over(pos, tb.rules()).is_some() {
+        pos.validate::<Nine>(tb.rules()).map_err(ProbeError::from)?;
+        if ending::<Nine>(pos, tb.rules()).is_some() {
             return Ok(Analysis::new(
                 *pos,
                 Outcome::Loss,
@@ -373,8 +374,9 @@ impl<'a> Analyst<'a> {
     /// move's value). `None` when the game is over.
     pub fn best(&mut self, pos: &Position) -> Result<Option<MoveValue>, AnalysisError> {
         if pos.placing() && !self.tb.has_table(pos) {
-            pos.validate().map_err(ProbeError::from)?;
-            if game_over(pos, self.tb.rules()).is_some() {
+            pos.validate::<Nine>(self.tb.rules())
+                .map_err(ProbeError::from)?;
+            if ending::<Nine>(pos, self.tb.rules()).is_some() {
                 return Ok(None);
             }
             let best = self.placement(pos)?.best_move(pos)?;
@@ -391,20 +393,20 @@ impl<'a> Analyst<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::movegen::{apply, legal_moves};
-    use crate::position::Rules;
+    use crate::rules::legal_moves;
+    use crate::variant::RuleSet;
 
     /// The generic texts on Nine's board are Nine's own (`Display`), so
     /// Nine's JSON did not change when `Analysis` became generic.
     #[test]
     fn nine_texts_through_the_board_are_nines_own() {
-        let mut pos = Position::start();
-        let rules = Rules { flying: true };
+        let mut pos = Position::start(RuleSet::nine(true));
+        let rules = RuleSet::nine(true);
         let mut seen = 0;
         // A deterministic walk through placement into the moving phase.
         for ply in 0..60 {
             assert_eq!(format_position::<Nine>(&pos), pos.to_string());
-            let moves = legal_moves(&pos, rules);
+            let moves = legal_moves::<Nine>(&pos, rules);
             for m in &moves {
                 assert_eq!(move_text::<Nine>(*m), m.to_string());
                 seen += 1;
@@ -412,7 +414,7 @@ mod tests {
             let Some(&m) = moves.get((ply * 7 + 3) % moves.len().max(1)) else {
                 break;
             };
-            pos = apply(&pos, m);
+            pos = pos.apply(m);
         }
         assert!(seen > 300, "{seen} moves compared");
     }
@@ -421,7 +423,7 @@ mod tests {
     #[test]
     fn best_first_is_values_order_of_preference() {
         let pos: Position = "W.W..B...B.W....B....... w 0 0".parse().unwrap();
-        let moves = legal_moves(&pos, Rules { flying: true });
+        let moves = legal_moves::<Nine>(&pos, RuleSet::nine(true));
         let values = [
             Value::loss(3),
             Value::win(5),

@@ -16,8 +16,8 @@ use super::family::files::FamilyTables;
 use super::index::NineIndex;
 use super::index::{self, Subspace};
 use super::pair::{recompute, ExitMissing, MovingPair};
-use super::position::Rules;
 use super::sector::{Sector, TableId};
+use super::variant::RuleSet;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -48,7 +48,7 @@ pub enum DatabaseError {
 }
 
 /// Name of a rule set in file names and labels.
-pub fn rules_name(rules: Rules) -> &'static str {
+pub fn rules_name(rules: RuleSet) -> &'static str {
     if rules.flying {
         "flying"
     } else {
@@ -63,45 +63,45 @@ pub fn rules_name(rules: Rules) -> &'static str {
 pub type NineTables = FamilyTables<Nine, NineIndex>;
 
 /// The tables of `rules` in `dir`.
-pub fn directory(dir: &Path, rules: Rules) -> Directory<NineTables> {
-    Directory::new(dir, NineTables::new(rules.rule_set()))
+pub fn directory(dir: &Path, rules: RuleSet) -> Directory<NineTables> {
+    Directory::new(dir, NineTables::new(rules))
 }
 
 /// The label stored in a subspace's header.
-pub fn label(rules: Rules, sub: Subspace) -> String {
-    NineTables::new(rules.rule_set()).label(TableId::Moving(sub))
+pub fn label(rules: RuleSet, sub: Subspace) -> String {
+    NineTables::new(rules).label(TableId::Moving(sub))
 }
 
 /// The file of a subspace in `dir`.
-pub fn file_name(dir: &Path, rules: Rules, sub: Subspace) -> PathBuf {
+pub fn file_name(dir: &Path, rules: RuleSet, sub: Subspace) -> PathBuf {
     table_file_name(dir, rules, TableId::Moving(sub))
 }
 
 /// The label stored in a placement sector's header.
-pub fn sector_label(rules: Rules, sector: Sector) -> String {
-    NineTables::new(rules.rule_set()).label(TableId::Placement(sector))
+pub fn sector_label(rules: RuleSet, sector: Sector) -> String {
+    NineTables::new(rules).label(TableId::Placement(sector))
 }
 
 /// The file of a placement sector in `dir`.
-pub fn sector_file_name(dir: &Path, rules: Rules, sector: Sector) -> PathBuf {
+pub fn sector_file_name(dir: &Path, rules: RuleSet, sector: Sector) -> PathBuf {
     table_file_name(dir, rules, TableId::Placement(sector))
 }
 
 /// The file of any table in `dir`.
-pub fn table_file_name(dir: &Path, rules: Rules, id: TableId) -> PathBuf {
+pub fn table_file_name(dir: &Path, rules: RuleSet, id: TableId) -> PathBuf {
     directory(dir, rules).path(id)
 }
 
 /// The "missing" error of a table in `dir`.
-pub fn missing(dir: &Path, rules: Rules, id: TableId) -> DatabaseError {
+pub fn missing(dir: &Path, rules: RuleSet, id: TableId) -> DatabaseError {
     directory(dir, rules).missing(id).into()
 }
 
 /// Parse a file name of ours: rule set and the table it holds.
-pub fn parse_file_name(name: &str) -> Option<(Rules, TableId)> {
+pub fn parse_file_name(name: &str) -> Option<(RuleSet, TableId)> {
     [true, false].into_iter().find_map(|flying| {
-        let rules = Rules { flying };
-        match NineTables::new(rules.rule_set()).parse_file_name(name) {
+        let rules = RuleSet::nine(flying);
+        match NineTables::new(rules).parse_file_name(name) {
             Ok(Some(id)) => Some((rules, id)),
             _ => None,
         }
@@ -126,7 +126,7 @@ pub fn pairs(max_stones: u8) -> Vec<Subspace> {
 /// leftover `.tmp` of an interrupted run); returns our moving-phase files by
 /// subspace for the given rule set, opened and checked (header, block
 /// table, label). Placement sectors are checked too; [`scan_all`] returns them.
-pub fn scan(dir: &Path, rules: Rules) -> Result<BTreeMap<Subspace, Table>, DatabaseError> {
+pub fn scan(dir: &Path, rules: RuleSet) -> Result<BTreeMap<Subspace, Table>, DatabaseError> {
     Ok(scan_all(dir, rules)?.0)
 }
 
@@ -134,7 +134,7 @@ pub fn scan(dir: &Path, rules: Rules) -> Result<BTreeMap<Subspace, Table>, Datab
 pub type Tables = (BTreeMap<Subspace, Table>, BTreeMap<Sector, Table>);
 
 /// [`scan`], with the placement sectors.
-pub fn scan_all(dir: &Path, rules: Rules) -> Result<Tables, DatabaseError> {
+pub fn scan_all(dir: &Path, rules: RuleSet) -> Result<Tables, DatabaseError> {
     let mut found = BTreeMap::new();
     let mut sectors = BTreeMap::new();
     for (id, table) in directory(dir, rules).scan()? {
@@ -147,12 +147,12 @@ pub fn scan_all(dir: &Path, rules: Rules) -> Result<Tables, DatabaseError> {
 }
 
 /// Open a subspace file and check that it holds what its name says.
-pub fn open_checked(path: &Path, rules: Rules, sub: Subspace) -> Result<Table, DatabaseError> {
+pub fn open_checked(path: &Path, rules: RuleSet, sub: Subspace) -> Result<Table, DatabaseError> {
     open_table(path, rules, TableId::Moving(sub))
 }
 
 /// Open any table file and check that it holds what its name says.
-pub fn open_table(path: &Path, rules: Rules, id: TableId) -> Result<Table, DatabaseError> {
+pub fn open_table(path: &Path, rules: RuleSet, id: TableId) -> Result<Table, DatabaseError> {
     Ok(directory(Path::new(""), rules).open_at(path, id)?)
 }
 
@@ -170,7 +170,7 @@ pub trait GenerateObserver: Observer {
 /// skipping pairs whose files are complete and valid.
 pub fn generate(
     dir: &Path,
-    rules: Rules,
+    rules: RuleSet,
     max_stones: u8,
     observer: &dyn GenerateObserver,
 ) -> Result<(), DatabaseError> {
@@ -181,7 +181,7 @@ pub fn generate(
 /// them) into `dir`, skipping pairs whose files are complete and valid.
 pub fn generate_pairs(
     dir: &Path,
-    rules: Rules,
+    rules: RuleSet,
     todo: &[Subspace],
     observer: &dyn GenerateObserver,
 ) -> Result<(), DatabaseError> {
@@ -221,9 +221,7 @@ pub fn generate_pairs(
         let positions: Vec<u64> = parts.iter().map(|s| index::positions(*s)).collect();
         observer.solving(pair, positions.iter().sum());
         let start = Instant::now();
-        let game = MovingPair::<Nine, NineIndex, Wdl>::new(rules.rule_set(), pair, |s| {
-            exit_values.get(&s)
-        })?;
+        let game = MovingPair::<Nine, NineIndex, Wdl>::new(rules, pair, |s| exit_values.get(&s))?;
         let (values, _) = solve(&game, observer)?;
         drop(exit_values);
         for ((sub, vals), n) in parts.iter().zip(&values).zip(&positions) {
@@ -256,7 +254,7 @@ pub struct Mismatch {
 /// most `limit`).
 pub fn verify(
     tables: &BTreeMap<Subspace, Table>,
-    rules: Rules,
+    rules: RuleSet,
     sub: Subspace,
     limit: usize,
     sample: Option<u64>,
@@ -297,7 +295,7 @@ pub fn verify(
         observer,
         |slot, us, them| {
             let exit = exit_ref.map(|f| f as _);
-            let v = recompute::<Nine, NineIndex>(rules.rule_set(), us, them, &partner_fn, exit);
+            let v = recompute::<Nine, NineIndex>(rules, us, them, &partner_fn, exit);
             (v != own[slot as usize]).then(|| (own[slot as usize], v))
         },
     ))

@@ -17,7 +17,6 @@ use crate::analysis::{Analysis, AnalysisError, Analyst, MoveValue, SearchOptions
 use crate::board::{Board, Morabaraba, Nine, Six};
 use crate::database::DatabaseError;
 use crate::family::files::{self, FilesError};
-use crate::family::game::{self, format_position, parse_move, parse_position};
 use crate::family::index::Dense;
 use crate::family::lasker;
 use crate::family::lasker::solve::LaskerSolution;
@@ -28,8 +27,10 @@ use crate::family::solve::Solution;
 use crate::family::symmetric::Symmetric;
 use crate::family::values::{analyse, SearchedTables, Values};
 use crate::index::Subspace;
+use crate::notation::parse_move;
 use crate::position::Position;
 use crate::probe::{ProbeError, Tablebases};
+use crate::rules::{format_position, parse_position};
 use crate::sector::TableId;
 use crate::variant::RuleSet;
 use serde_json::{json, Value as Json};
@@ -261,7 +262,7 @@ impl<B: Board> RulesLayer<B> {
     }
 
     fn rules_of(&self, pos: &Position) -> RuleSet {
-        if game::validate::<B>(pos, self.rules).is_ok() {
+        if pos.validate::<B>(self.rules).is_ok() {
             self.rules
         } else {
             self.largest
@@ -438,7 +439,7 @@ impl<B: Board, S: Values<B> + Send + Sync> MillGame for SolvedGame<B, S> {
     }
 
     fn start(&self) -> String {
-        format_position::<B>(&game::start(self.rules.rules))
+        format_position::<B>(&Position::start(self.rules.rules))
     }
 
     fn reading(&self) -> Vec<&'static str> {
@@ -553,7 +554,7 @@ impl MillGame for SearchedGame {
     }
 
     fn start(&self) -> String {
-        format_position::<Morabaraba>(&game::start(self.rules.rules))
+        format_position::<Morabaraba>(&Position::start(self.rules.rules))
     }
 
     fn reading(&self) -> Vec<&'static str> {
@@ -623,14 +624,14 @@ impl MillGame for SearchedGame {
 pub struct NineGame {
     dir: PathBuf,
     tables: Result<Tablebases, GameError>,
-    rules: crate::position::Rules,
+    rules: crate::variant::RuleSet,
     options: SearchOptions,
     command: String,
 }
 
 /// Nine Men's Morris (with flying, or without) from the tables of `dir`.
 pub fn nine(dir: &Path, flying: bool, options: SearchOptions) -> NineGame {
-    let rules = crate::position::Rules { flying };
+    let rules = crate::variant::RuleSet::nine(flying);
     let command = if flying {
         "solver nine generate".to_string()
     } else {
@@ -679,11 +680,11 @@ impl MillGame for NineGame {
     }
 
     fn rules(&self) -> RuleSet {
-        RuleSet::new(9, self.rules.flying)
+        self.rules
     }
 
     fn start(&self) -> String {
-        Position::start().to_string()
+        Position::start(self.rules()).to_string()
     }
 
     fn reading(&self) -> Vec<&'static str> {
@@ -725,9 +726,9 @@ impl MillGame for NineGame {
 
     fn play(&self, position: &str, mv: &str) -> Result<String, GameError> {
         let pos = self.parse(position)?;
-        let m = crate::notation::parse_move(&pos, self.rules, mv)
+        let m = parse_move::<Nine>(&pos, self.rules, mv)
             .map_err(|e| GameError::Input(format!("move `{}`: {e}", mv.trim())))?;
-        Ok(crate::movegen::apply(&pos, m).to_string())
+        Ok(pos.apply(m).to_string())
     }
 }
 

@@ -1,13 +1,14 @@
 //! Text formats of the mill games (specified in `docs/notation.md`): the
-//! one-line position format shared by Nine and Three Men's Morris, Nine Men's
-//! Morris moves in standard coordinates (`d6`, `d6-d5`, `d6-d5xg7`), parsing
-//! a move against a position with a reason when it is illegal, and the ASCII
-//! board drawing.
+//! one-line position format shared by every board, Nine Men's Morris
+//! positions and moves in standard coordinates (`d6`, `d6-d5`,
+//! `d6-d5xg7`), parsing a move on any board against a position with a
+//! reason when it is illegal, and the ASCII board drawing.
 
-use super::geometry::{Bits, NINE_EDGES, NINE_NAMES, NINE_READING};
-use super::movegen::{for_each_move, game_over};
-use super::nine::{self, in_mill, removable};
-use super::position::{Color, Move, Position, PositionError, Rules};
+use crate::board::{Board, Nine};
+use crate::geometry::{points, Bits, NINE_EDGES, NINE_NAMES, NINE_READING};
+use crate::position::{Color, Move, Position, PositionError};
+use crate::rules::{ending, for_each_move, Ending};
+use crate::variant::RuleSet;
 use std::fmt;
 
 /// A syntax error in a position text, or a position that breaks the rules
@@ -175,7 +176,8 @@ impl std::str::FromStr for Position {
             hand,
             to_move,
         };
-        pos.validate().map_err(PositionTextError::Invalid)?;
+        pos.validate::<Nine>(RuleSet::nine(true))
+            .map_err(PositionTextError::Invalid)?;
         Ok(pos)
     }
 }
@@ -219,9 +221,9 @@ pub enum MoveError {
     /// A name that is no point of the board.
     #[error("'{0}' is not a point of the board")]
     Point(String),
-    /// The game has ended.
-    #[error("the game is over: {0} has {1}")]
-    GameOver(&'static str, &'static str),
+    /// The game has ended (how: "white has no legal move").
+    #[error("the game is over: {0}")]
+    GameOver(String),
     /// A slide while the mover still has stones in hand.
     #[error("{0} has stones in hand and must place one (write just the point, e.g. d6)")]
     MustPlace(&'static str),
@@ -265,9 +267,12 @@ fn split_move(text: &str) -> Result<(Option<&str>, &str, Option<&str>), MoveErro
         Some((a, b)) => (Some(a), b),
         None => (None, main),
     };
+    // A point name: a file letter and a rank number (`d6`, `a10`).
     let well_formed = |s: &str| {
         let b = s.as_bytes();
-        b.len() == 2 && b[0].is_ascii_lowercase() && b[1].is_ascii_digit()
+        (2..=3).contains(&b.len())
+            && b[0].is_ascii_lowercase()
+            && b[1..].iter().all(u8::is_ascii_digit)
     };
     if !well_formed(to)
         || !from.iter().all(|s| well_formed(s))
@@ -278,69 +283,70 @@ fn split_move(text: &str) -> Result<(Option<&str>, &str, Option<&str>), MoveErro
     Ok((from, to, removal))
 }
 
-fn lookup(name: &str) -> Result<u8, MoveError> {
-    point(name).ok_or_else(|| MoveError::Point(name.to_string()))
-}
-
-/// Parse a move text against a position: the legal move it names, or the
-/// reason why it names none.
-pub fn parse_move(pos: &Position, rules: Rules, text: &str) -> Result<Move, MoveError> {
+/// Parse a move text (`d6`, `d6-d5`, `d6-d5xg7`) against a position of
+/// board `B` under `rules`: the legal move it names, or the reason why it
+/// names none.
+pub fn parse_move<B: Board>(pos: &Position, rules: RuleSet, text: &str) -> Result<Move, MoveError> {
+    let g = B::geometry();
+    let name = |p: u8| g.names[p as usize];
+    let lookup = |s: &str| g.point(s).ok_or_else(|| MoveError::Point(s.to_string()));
     let (from, to, removal) = split_move(text.trim())?;
     let to = lookup(to)?;
     let from = from.map(lookup).transpose()?;
     let removal = removal.map(lookup).transpose()?;
     let me = pos.to_move.name();
     let you = pos.to_move.other().name();
-    if let Some(over) = game_over(pos, rules) {
-        return Err(MoveError::GameOver(me, over.describe()));
+    match ending::<B>(pos, rules) {
+        Some(Ending::Loss(over)) => {
+            return Err(MoveError::GameOver(format!("{me} has {}", over.describe())))
+        }
+        Some(draw) => return Err(MoveError::GameOver(draw.describe().to_string())),
+        None => {}
     }
     let (us, them) = (pos.us(), pos.them());
     let mut after = us;
     let mut m = match from {
         None if !pos.placing() => return Err(MoveError::MustShift(me)),
-        Some(_) if pos.placing() => return Err(MoveError::MustPlace(me)),
+        // Under Lasker's rules a side with stones in hand may also move.
+        Some(_) if pos.placing() && !rules.interleave => return Err(MoveError::MustPlace(me)),
         None => Move::place(to),
         Some(from) => {
             if us >> from & 1 == 0 {
-                return Err(MoveError::NotOwn(point_name(from), me));
+                return Err(MoveError::NotOwn(name(from), me));
             }
             after &= !(1 << from);
             Move::shift(from, to)
         }
     };
-    if pos.empty() >> to & 1 == 0 {
-        return Err(MoveError::Occupied(point_name(to)));
+    if pos.empty::<B>() >> to & 1 == 0 {
+        return Err(MoveError::Occupied(name(to)));
     }
     if let Some(from) = m.from() {
-        let flies = super::moving::flies(us, rules.flying);
-        if !flies && nine::ADJACENT[from as usize] >> to & 1 == 0 {
+        let flies = rules.flies(us.count_ones(), pos.our_hand());
+        if !flies && B::adjacent(from as usize) >> to & 1 == 0 {
             let why = if !rules.flying {
                 "flying is off"
             } else {
                 "only a side with exactly 3 stones may fly"
             };
-            return Err(MoveError::NotAdjacent(
-                point_name(from),
-                point_name(to),
-                why,
-            ));
+            return Err(MoveError::NotAdjacent(name(from), name(to), why));
         }
     }
     after |= 1 << to;
-    let closes = in_mill(after, to as usize) && them != 0;
-    let plain = m.to_string();
+    let closes = B::in_mill(after, to as usize) && them != 0;
+    let plain = crate::rules::move_text::<B>(m);
     match (closes, removal) {
         (true, None) => {
-            let example = nine::points(removable(them)).next().unwrap_or(0) as u8;
-            return Err(MoveError::MissingRemoval(plain, point_name(example)));
+            let example = points(B::removable(them)).next().unwrap_or(0) as u8;
+            return Err(MoveError::MissingRemoval(plain, name(example)));
         }
         (false, Some(_)) => return Err(MoveError::UnexpectedRemoval(plain)),
         (true, Some(r)) => {
             if them >> r & 1 == 0 {
-                return Err(MoveError::NothingToRemove(point_name(r), you));
+                return Err(MoveError::NothingToRemove(name(r), you));
             }
-            if removable(them) >> r & 1 == 0 {
-                return Err(MoveError::Protected(point_name(r), you));
+            if B::removable(them) >> r & 1 == 0 {
+                return Err(MoveError::Protected(name(r), you));
             }
             m = m.with_removal(r);
         }
@@ -348,11 +354,11 @@ pub fn parse_move(pos: &Position, rules: Rules, text: &str) -> Result<Move, Move
     }
     // The diagnosis above mirrors the generator; the generator decides.
     let mut legal = false;
-    for_each_move(pos, rules, |l| legal |= l == m);
+    for_each_move::<B>(pos, rules, |l| legal |= l == m);
     if legal {
         Ok(m)
     } else {
-        Err(MoveError::Illegal(m.to_string()))
+        Err(MoveError::Illegal(crate::rules::move_text::<B>(m)))
     }
 }
 

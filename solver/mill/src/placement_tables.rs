@@ -16,8 +16,8 @@ use super::database::{check_slots, scan_all, DatabaseError, Mismatch, Tables};
 use super::index::NineIndex;
 use super::index::{self, Subspace};
 use super::placement_pass;
-use super::position::Rules;
 use super::sector::{recompute, Sector, TableId};
+use super::variant::RuleSet;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::Arc;
@@ -55,7 +55,7 @@ pub fn stored(o: Outcome) -> Value {
 /// while needed.
 struct Successors<'a> {
     dir: &'a Path,
-    rules: Rules,
+    rules: RuleSet,
     moving: &'a BTreeMap<Subspace, Table>,
     loaded: HashMap<TableId, Arc<Wdl>>,
 }
@@ -113,7 +113,7 @@ fn successors(
 /// there (see [`super::database::generate`]).
 pub fn generate(
     dir: &Path,
-    rules: Rules,
+    rules: RuleSet,
     stones: u8,
     observer: &dyn SectorObserver,
 ) -> Result<(), DatabaseError> {
@@ -164,7 +164,7 @@ pub fn generate(
 pub fn verify(
     tables: &Tables,
     dir: &Path,
-    rules: Rules,
+    rules: RuleSet,
     sector: Sector,
     limit: usize,
     sample: Option<u64>,

@@ -1,13 +1,13 @@
-//! Nine Men's Morris positions and moves as the user sees them: two colour
-//! bitboards (Malom's layout of [`super::nine`]), the side to move and the
-//! stones in hand; colour swap, the 16 board symmetries and canonical form;
-//! the rule option (flying) and the game-over test.
+//! Positions and moves of every mill board as the user sees them: two
+//! colour bitboards (the bit layout is the board's, [`crate::geometry`]),
+//! the side to move and the stones in hand; legality under a
+//! [`RuleSet`], colour swap, the board's symmetries and canonical form.
+//! The board is a type parameter of the methods that need its facts
+//! (`pos.validate::<Nine>(rules)`, `pos.canonical::<Six>()`).
 
-use super::geometry::Bits;
-use super::nine;
-
-/// Stones each side starts with (in hand).
-pub const STONES: u8 = 9;
+use crate::board::Board;
+use crate::geometry::Bits;
+use crate::variant::RuleSet;
 
 /// A side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -41,34 +41,12 @@ impl Color {
     }
 }
 
-/// Rule options of Nine Men's Morris.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Rules {
-    /// A side with exactly 3 stones on the board and none in hand may move a
-    /// stone to any empty point. On by default.
-    pub flying: bool,
-}
-
-impl Rules {
-    /// The rule set of the family these rules are for Nine Men's Morris:
-    /// nine stones a side (the board's own game; tables of reduced games
-    /// are named by subspace and sector, not by stone count).
-    pub const fn rule_set(self) -> crate::variant::RuleSet {
-        crate::variant::RuleSet::new(9, self.flying)
-    }
-}
-
-impl Default for Rules {
-    fn default() -> Self {
-        Rules { flying: true }
-    }
-}
-
-/// A Nine Men's Morris position.
+/// A position of a mill game on some board.
 ///
-/// Invariants (checked by [`Position::validate`] and by the text parser):
-/// the colours do not overlap and use only the 24 points; each side has at
-/// most 9 stones on the board plus in hand; see `docs/notation.md`.
+/// Invariants (checked by [`Position::validate`] and by the text parsers):
+/// the colours do not overlap and use only the board's points; each side
+/// has at most the rule set's stones on the board plus in hand; see
+/// `docs/notation.md`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
     /// Stones on the board by colour (index [`Color::index`]).
@@ -79,19 +57,21 @@ pub struct Position {
     pub to_move: Color,
 }
 
-/// Why a [`Position`] is not a legal Nine Men's Morris position.
+/// Why a [`Position`] is not legal on its board under its rule set.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
-    /// A bitboard uses a bit outside the 24 points.
-    #[error("stones outside the 24 points")]
-    OffBoard,
+    /// A bitboard uses a bit outside the board's points (their number).
+    #[error("stones outside the {0} points of the board")]
+    OffBoard(usize),
     /// Both colours on one point.
     #[error("a point holds both a white and a black stone")]
     Overlap,
-    /// More than nine stones on board and in hand.
-    #[error("{0} has {1} stones on the board and in hand, at most 9 are allowed")]
-    TooManyStones(&'static str, u32),
-    /// Stones in hand that the placement order cannot produce.
+    /// More stones on board and in hand than the rule set gives (colour,
+    /// stones, the rule set's stones).
+    #[error("{0} has {1} stones on the board and in hand, at most {2} are allowed")]
+    TooManyStones(&'static str, u32, u8),
+    /// Stones in hand that the placement order cannot produce (checked
+    /// unless placing and moving interleave, as under Lasker's rules).
     #[error(
         "stones in hand {mover} (side to move) and {other} (other side) are impossible: \
          the side to move has as many as the other side or one more"
@@ -180,13 +160,14 @@ impl Move {
         (self.remove != NONE).then_some(self.remove)
     }
 
-    /// The move mapped by board symmetry `op` (see [`nine::transform`]).
-    pub fn transform(self, op: usize) -> Move {
+    /// The move mapped by symmetry `op` of board `B` ([`Board::transform`]).
+    #[inline]
+    pub fn transform<B: Board>(self, op: usize) -> Move {
         let map = |p: u8| {
             if p == NONE {
                 NONE
             } else {
-                nine::transform(op, 1 << p).trailing_zeros() as u8
+                B::transform(op, 1 << p).trailing_zeros() as u8
             }
         };
         Move {
@@ -198,11 +179,12 @@ impl Move {
 }
 
 impl Position {
-    /// The start position: empty board, 9 stones in each hand, White to move.
-    pub fn start() -> Position {
+    /// The start position: empty board, the rule set's stones in each
+    /// hand, White to move.
+    pub const fn start(rules: RuleSet) -> Position {
         Position {
             stones: [0, 0],
-            hand: [STONES, STONES],
+            hand: [rules.stones, rules.stones],
             to_move: Color::White,
         }
     }
@@ -239,9 +221,10 @@ impl Position {
         self.hand[self.to_move.other().index()]
     }
 
-    /// Empty points.
-    pub fn empty(&self) -> Bits {
-        !(self.stones[0] | self.stones[1]) & nine::FULL
+    /// Empty points of board `B`.
+    #[inline]
+    pub fn empty<B: Board>(&self) -> Bits {
+        !(self.stones[0] | self.stones[1]) & B::FULL
     }
 
     /// Stones of `color` on the board plus in hand.
@@ -254,22 +237,24 @@ impl Position {
         self.our_hand() > 0
     }
 
-    /// Check the invariants; see `docs/notation.md` for what is accepted.
-    pub fn validate(&self) -> Result<(), PositionError> {
-        if (self.stones[0] | self.stones[1]) & !nine::FULL != 0 {
-            return Err(PositionError::OffBoard);
+    /// Check the invariants on board `B` under `rules`; see
+    /// `docs/notation.md` for what is accepted.
+    pub fn validate<B: Board>(&self, rules: RuleSet) -> Result<(), PositionError> {
+        if (self.stones[0] | self.stones[1]) & !B::FULL != 0 {
+            return Err(PositionError::OffBoard(B::POINTS));
         }
         if self.stones[0] & self.stones[1] != 0 {
             return Err(PositionError::Overlap);
         }
         for color in [Color::White, Color::Black] {
             let n = self.material(color);
-            if n > STONES as u32 {
-                return Err(PositionError::TooManyStones(color.name(), n));
+            if n > rules.stones as u32 {
+                return Err(PositionError::TooManyStones(color.name(), n, rules.stones));
             }
         }
         let (mover, other) = (self.our_hand(), self.their_hand());
-        if mover != other && mover != other + 1 {
+        // Under Lasker's rules a side may slide instead of placing: any hands.
+        if !rules.interleave && mover != other && mover != other + 1 {
             return Err(PositionError::Hands { mover, other });
         }
         if self.material(self.to_move.other()) < 3 {
@@ -308,33 +293,35 @@ impl Position {
         }
     }
 
-    /// The position mapped by board symmetry `op` (0..16, see
-    /// [`nine::transform`]).
-    pub fn transform(&self, op: usize) -> Position {
+    /// The position mapped by symmetry `op` of board `B`
+    /// ([`Board::transform`]).
+    #[inline]
+    pub fn transform<B: Board>(&self, op: usize) -> Position {
         Position {
             stones: [
-                nine::transform(op, self.stones[0]),
-                nine::transform(op, self.stones[1]),
+                B::transform(op, self.stones[0]),
+                B::transform(op, self.stones[1]),
             ],
             ..*self
         }
     }
 
-    /// The canonical representative of the position's class under the 16
-    /// board symmetries, and the map that produces it. The representative
-    /// minimises `(us, them)` (mover-relative), so canonical form commutes
-    /// with [`Position::swap_colors`].
-    pub fn canonical(&self) -> (Position, usize) {
+    /// The canonical representative of the position's class under the
+    /// symmetries of board `B`, and the symmetry that produces it. The
+    /// representative minimises `(us, them)` (mover-relative), so canonical
+    /// form commutes with [`Position::swap_colors`].
+    #[inline]
+    pub fn canonical<B: Board>(&self) -> (Position, usize) {
         let (us, them) = (self.us(), self.them());
         let mut best = (us, them);
         let mut best_op = 0;
-        for op in 1..nine::SYMMETRIES {
-            let key = (nine::transform(op, us), nine::transform(op, them));
+        for op in 1..B::SYMMETRIES {
+            let key = (B::transform(op, us), B::transform(op, them));
             if key < best {
                 best = key;
                 best_op = op;
             }
         }
-        (self.transform(best_op), best_op)
+        (self.transform::<B>(best_op), best_op)
     }
 }

@@ -5,10 +5,11 @@
 //! of the game ([`Tablebases::outcome`], [`Tablebases::move_outcomes`]).
 //!
 //! ```no_run
-//! use mill::position::{Position, Rules};
+//! use mill::position::Position;
+//! use mill::variant::RuleSet;
 //! use mill::probe::Tablebases;
 //!
-//! let tb = Tablebases::open("tablebases".as_ref(), Rules::default())?;
+//! let tb = Tablebases::open("tablebases".as_ref(), RuleSet::nine(true))?;
 //! let pos: Position = "WWW...........BBB....... w 0 0".parse()?;
 //! let value = tb.probe(&pos)?;
 //! println!("{value}");
@@ -23,10 +24,12 @@ use super::database::{
 };
 use super::geometry::Bits;
 use super::index::{self, Subspace};
-use super::movegen::{apply, for_each_move, game_over};
 use super::placement::PlacementGame;
-use super::position::{Color, Move, Position, PositionError, Rules};
+use super::position::{Color, Move, Position, PositionError};
 use super::sector::{Sector, TableId};
+use super::variant::RuleSet;
+use crate::board::Nine;
+use crate::rules::{ending, for_each_move};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
@@ -73,7 +76,7 @@ enum Memory {
 /// that probe millions of scattered positions. Shareable between threads.
 pub struct Tablebases {
     dir: PathBuf,
-    rules: Rules,
+    rules: RuleSet,
     tables: RwLock<HashMap<Subspace, Arc<Table>>>,
     /// Placement sectors opened so far (`None`: no such file).
     sectors: RwLock<HashMap<Sector, Option<Arc<Table>>>>,
@@ -90,7 +93,7 @@ pub struct Tablebases {
 
 impl Tablebases {
     /// Open a tablebase directory for a rule set.
-    pub fn open(dir: &Path, rules: Rules) -> Result<Tablebases, ProbeError> {
+    pub fn open(dir: &Path, rules: RuleSet) -> Result<Tablebases, ProbeError> {
         if !dir.is_dir() {
             return Err(ProbeError::NoDirectory(dir.to_owned()));
         }
@@ -222,7 +225,7 @@ impl Tablebases {
     }
 
     /// The rule set.
-    pub fn rules(&self) -> Rules {
+    pub fn rules(&self) -> RuleSet {
         self.rules
     }
 
@@ -300,7 +303,7 @@ impl Tablebases {
     /// Are there tables for this position: the moving-phase subspace, or
     /// the placement sector? (`false` for an illegal position.)
     pub fn has_table(&self, pos: &Position) -> bool {
-        if pos.validate().is_err() {
+        if pos.validate::<Nine>(self.rules).is_err() {
             return false;
         }
         match Sector::of(pos) {
@@ -313,12 +316,12 @@ impl Tablebases {
     /// move, from the tables (moving phase, or placement sectors). A
     /// finished game is a loss; a missing table is an error.
     pub fn outcome(&self, pos: &Position) -> Result<Outcome, ProbeError> {
-        pos.validate()?;
+        pos.validate::<Nine>(self.rules)?;
         self.outcome_of_legal(pos)
     }
 
     fn outcome_of_legal(&self, pos: &Position) -> Result<Outcome, ProbeError> {
-        if game_over(pos, self.rules).is_some() {
+        if ending::<Nine>(pos, self.rules).is_some() {
             return Ok(Outcome::Loss);
         }
         let Some(sector) = Sector::of(pos) else {
@@ -350,12 +353,12 @@ impl Tablebases {
     /// for the side to move, best first (wins, draws, losses; generation
     /// order within each), from the tables.
     pub fn move_outcomes(&self, pos: &Position) -> Result<Vec<(Move, Outcome)>, ProbeError> {
-        pos.validate()?;
+        pos.validate::<Nine>(self.rules)?;
         let mut moves = Vec::new();
-        for_each_move(pos, self.rules, |m| moves.push(m));
+        for_each_move::<Nine>(pos, self.rules, |m| moves.push(m));
         let mut out = moves
             .into_iter()
-            .map(|m| Ok((m, self.outcome_of_legal(&apply(pos, m))?.flip())))
+            .map(|m| Ok((m, self.outcome_of_legal(&pos.apply(m))?.flip())))
             .collect::<Result<Vec<_>, ProbeError>>()?;
         out.sort_by_key(|&(_, o)| std::cmp::Reverse(o));
         Ok(out)
@@ -364,8 +367,8 @@ impl Tablebases {
     /// Value of a legal moving-phase position for the side to move, with the
     /// distance to conversion in plies. A finished game is a loss in 0.
     pub fn probe(&self, pos: &Position) -> Result<Value, ProbeError> {
-        pos.validate()?;
-        if game_over(pos, self.rules).is_some() {
+        pos.validate::<Nine>(self.rules)?;
+        if ending::<Nine>(pos, self.rules).is_some() {
             return Ok(Value::loss(0));
         }
         if pos.placing() {
@@ -378,17 +381,17 @@ impl Tablebases {
     /// to move, in generation order: a removal converts (distance 1); any
     /// other move adds one ply to the value of the position it leads to.
     pub fn move_values(&self, pos: &Position) -> Result<Vec<(Move, Value)>, ProbeError> {
-        pos.validate()?;
+        pos.validate::<Nine>(self.rules)?;
         if pos.placing() {
             return Err(ProbeError::Placement);
         }
         let mut moves = Vec::new();
-        for_each_move(pos, self.rules, |m| moves.push(m));
+        for_each_move::<Nine>(pos, self.rules, |m| moves.push(m));
         moves
             .into_iter()
             .map(|m| {
-                let child = apply(pos, m);
-                let v = if game_over(&child, self.rules).is_some() {
+                let child = pos.apply(m);
+                let v = if ending::<Nine>(&child, self.rules).is_some() {
                     Value::loss(0)
                 } else {
                     self.probe_bits(child.us(), child.them())?
@@ -425,17 +428,17 @@ impl PlacementGame for Tablebases {
     type Error = ProbeError;
 
     fn validate(&self, pos: &Position) -> Result<(), ProbeError> {
-        Ok(pos.validate()?)
+        Ok(pos.validate::<Nine>(self.rules)?)
     }
 
     #[inline]
     fn for_each_move(&self, pos: &Position, f: impl FnMut(Move)) {
-        for_each_move(pos, self.rules(), f);
+        for_each_move::<Nine>(pos, self.rules(), f);
     }
 
     #[inline]
     fn ended(&self, pos: &Position) -> Option<i8> {
-        game_over(pos, self.rules()).map(|_| -1)
+        ending::<Nine>(pos, self.rules()).map(|_| -1)
     }
 
     #[inline]

@@ -4,21 +4,23 @@
 
 use super::analysis::MoveValue;
 use super::database::{rules_name, Tables};
-use super::movegen::{game_over, legal_moves};
 use super::notation::move_order;
-use super::position::{Position, Rules};
+use super::position::Position;
+use super::variant::RuleSet;
+use crate::board::Nine;
+use crate::rules::{ending, legal_moves};
 use serde_json::{json, Value as Json};
 use tablebase::reader::Table;
 
 /// `solver nine show --json` and `GET /api/nine/show`: the position, side to
 /// move, hands, stones on the board, the rule set, every legal move in
 /// reading order, why the game is over (if it is) and the canonical form.
-pub fn show_json(pos: &Position, rules: Rules) -> Json {
-    let mut moves = legal_moves(pos, rules);
+pub fn show_json(pos: &Position, rules: RuleSet) -> Json {
+    let mut moves = legal_moves::<Nine>(pos, rules);
     moves.sort_by_key(move_order);
     let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
-    let over = game_over(pos, rules);
-    let (canon, op) = pos.canonical();
+    let over = ending::<Nine>(pos, rules);
+    let (canon, op) = pos.canonical::<Nine>();
     json!({
         "position": pos.to_string(),
         "to_move": pos.to_move.name(),
@@ -35,7 +37,7 @@ pub fn show_json(pos: &Position, rules: Rules) -> Json {
 /// (`white`, `black` stones) its positions, wins, losses, draws, longest win
 /// and loss and file size, with totals; the same per placement sector
 /// (`white_hand`, `black_hand` added; no distances), with `sector_totals`.
-pub fn stats_json(tables: &Tables, rules: Rules) -> Json {
+pub fn stats_json(tables: &Tables, rules: RuleSet) -> Json {
     let (moving, sectors) = tables;
     let (rows, totals) = table_rows(moving.iter().map(|(sub, table)| {
         let h = table.header();

@@ -49,6 +49,13 @@ impl RuleSet {
         }
     }
 
+    /// Nine Men's Morris: nine stones a side, flying at three stones when
+    /// `flying` (the standard rules; without it, the variant "without
+    /// flying").
+    pub const fn nine(flying: bool) -> RuleSet {
+        RuleSet::new(9, flying)
+    }
+
     /// Lasker Morris with `stones` stones a side (10 in the standard game):
     /// placing and sliding interleave, flying at 3 stones on the board plus
     /// in hand.

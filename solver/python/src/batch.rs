@@ -15,8 +15,10 @@ use super::nine::{
     analysis_error, parse_position, probe_error, reading_points, PyPosition, PyTablebases,
 };
 use super::position_error;
-use mill::movegen::game_over;
+use mill::board::Nine;
 use mill::position::{Color, Position, PositionError as Illegal};
+use mill::rules::ending;
+use mill::variant::RuleSet;
 use numpy::{
     Element, PyArrayDescrMethods, PyReadonlyArray2, PyUntypedArray, PyUntypedArrayMethods,
 };
@@ -87,7 +89,7 @@ fn decode(row: [u32; 5]) -> Result<Position, String> {
     let illegal = |e: Illegal| format!("illegal position: {e}");
     let bits = |mask: u32| -> Result<u32, String> {
         if mask >> 24 != 0 {
-            return Err(illegal(Illegal::OffBoard));
+            return Err(illegal(Illegal::OffBoard(24)));
         }
         Ok(reading_points()
             .iter()
@@ -106,7 +108,7 @@ fn decode(row: [u32; 5]) -> Result<Position, String> {
         hand: [hand(3)?, hand(4)?],
         to_move,
     };
-    pos.validate().map_err(illegal)?;
+    pos.validate::<Nine>(RuleSet::nine(true)).map_err(illegal)?;
     Ok(pos)
 }
 
@@ -281,7 +283,7 @@ pub(crate) fn probe(
 ) -> PyResult<(Vec<i8>, Vec<i16>)> {
     let tb = &*tbs.tb;
     let rules = tb.rules();
-    let placing = |p: &Position| p.placing() && game_over(p, rules).is_none();
+    let placing = |p: &Position| p.placing() && ending::<Nine>(p, rules).is_none();
     // Moving phase and finished games: in parallel, without the GIL.
     let mut results: Vec<(i8, i16)> = py
         .allow_threads(|| {

@@ -8,15 +8,17 @@
 use super::args::{int_in, integer, is_sequence, type_name, IntProblem};
 use super::{batch, move_error, position_error, SolverError, TablebaseError};
 use mill::analysis::{Analysis, AnalysisError, Analyst, MoveValue, SearchOptions, Source};
+use mill::board::Nine;
 use mill::database::parse_file_name;
 use mill::duel::games::Nine as NineGame;
 use mill::duel::policy::PolicyError;
 use mill::duel::{seeded, DuelError, Policy};
 use mill::geometry::NINE_READING;
-use mill::movegen::{apply, game_over, legal_moves};
 use mill::notation::{draw_nine, move_order, parse_move, point, reading_rank};
-use mill::position::{Color, Move, Position, Rules};
+use mill::position::{Color, Move, Position};
 use mill::probe::{ProbeError, Tablebases};
+use mill::rules::{ending, legal_moves};
+use mill::variant::RuleSet;
 use numpy::{PyArray1, PyArray2};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -133,13 +135,12 @@ impl MoveArg {
 }
 
 /// The legal move `m` names in `pos`, with the command line's messages.
-fn resolve_move(pos: &Position, rules: Rules, m: MoveArg) -> PyResult<Move> {
+fn resolve_move(pos: &Position, rules: RuleSet, m: MoveArg) -> PyResult<Move> {
     match m {
-        MoveArg::Text(text) => {
-            parse_move(pos, rules, &text).map_err(|e| move_error(format!("move `{text}`: {e}")))
-        }
+        MoveArg::Text(text) => parse_move::<Nine>(pos, rules, &text)
+            .map_err(|e| move_error(format!("move `{text}`: {e}"))),
         MoveArg::Move(m) => {
-            if legal_moves(pos, rules).contains(&m.0) {
+            if legal_moves::<Nine>(pos, rules).contains(&m.0) {
                 Ok(m.0)
             } else {
                 Err(move_error(format!(
@@ -168,7 +169,7 @@ impl PyPosition {
     #[pyo3(signature = (text = None))]
     fn new(text: Option<&str>) -> PyResult<PyPosition> {
         match text {
-            None => Ok(PyPosition(Position::start())),
+            None => Ok(PyPosition(Position::start(RuleSet::nine(true)))),
             Some(t) => parse_position(t).map(PyPosition),
         }
     }
@@ -176,7 +177,7 @@ impl PyPosition {
     /// The start position `........................ w 9 9`.
     #[staticmethod]
     fn start() -> PyPosition {
-        PyPosition(Position::start())
+        PyPosition(Position::start(RuleSet::nine(true)))
     }
 
     /// A position from 24 cells in reading order (0 empty, 1 White,
@@ -296,7 +297,7 @@ impl PyPosition {
     /// once per stone it may remove). Empty when the game is over.
     #[pyo3(signature = (flying = true))]
     fn legal_moves(&self, flying: bool) -> Vec<PyMove> {
-        let mut moves = legal_moves(&self.0, Rules { flying });
+        let mut moves = legal_moves::<Nine>(&self.0, RuleSet::nine(flying));
         moves.sort_by_key(move_order);
         moves.into_iter().map(PyMove).collect()
     }
@@ -308,16 +309,16 @@ impl PyPosition {
     fn play(&self, r#move: &Bound<'_, PyAny>, flying: bool) -> PyResult<PyPosition> {
         let m = resolve_move(
             &self.0,
-            Rules { flying },
+            RuleSet::nine(flying),
             MoveArg::from_arg(r#move, "move")?,
         )?;
-        Ok(PyPosition(apply(&self.0, m)))
+        Ok(PyPosition(self.0.apply(m)))
     }
 
     /// Why the game is over (the side to move has lost), or `None`.
     #[pyo3(signature = (flying = true))]
     fn game_over(&self, flying: bool) -> Option<&'static str> {
-        game_over(&self.0, Rules { flying }).map(|g| g.describe())
+        ending::<Nine>(&self.0, RuleSet::nine(flying)).map(|g| g.describe())
     }
 
     /// The same position with the colours swapped.
@@ -328,7 +329,7 @@ impl PyPosition {
     /// The canonical image under the 16 board symmetries and the index of
     /// the symmetry that maps this position to it.
     fn canonical(&self) -> (PyPosition, usize) {
-        let (p, op) = self.0.canonical();
+        let (p, op) = self.0.canonical::<Nine>();
         (PyPosition(p), op)
     }
 
@@ -451,7 +452,7 @@ impl PyMove {
     #[pyo3(signature = (position, text, flying = true))]
     fn parse(position: PositionArg, text: String, flying: bool) -> PyResult<PyMove> {
         let pos = position.position()?;
-        resolve_move(&pos, Rules { flying }, MoveArg::Text(text)).map(PyMove)
+        resolve_move(&pos, RuleSet::nine(flying), MoveArg::Text(text)).map(PyMove)
     }
 
     /// The point the stone leaves (slides and flies), `None` for a placement.
@@ -825,7 +826,7 @@ impl PyTablebases {
         })
     }
 
-    fn rules(&self) -> Rules {
+    fn rules(&self) -> RuleSet {
         self.tb.rules()
     }
 }
@@ -863,7 +864,7 @@ impl PyTablebases {
                 "the tablebase directory is empty (\"\"); give the directory of `solver nine generate`",
             ));
         }
-        let rules = Rules { flying };
+        let rules = RuleSet::nine(flying);
         let tb = Tablebases::open(&dir, rules).map_err(probe_error)?;
         if !has_tables(&dir)? {
             return Err(TablebaseError::new_err(format!(
@@ -971,11 +972,11 @@ impl PyTablebases {
     ) -> PyResult<PyAnalysis> {
         let mut pos = match position {
             Some(p) => p.position()?,
-            None => Position::start(),
+            None => Position::start(RuleSet::nine(true)),
         };
         for text in moves.iter().flat_map(|m| m.split_whitespace()) {
             let m = resolve_move(&pos, self.rules(), MoveArg::Text(text.to_string()))?;
-            pos = apply(&pos, m);
+            pos = pos.apply(m);
         }
         self.with_analyst(py, |a| a.analyse(&pos))
             .map(PyAnalysis)

@@ -29,7 +29,7 @@ use axum::Router;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use mill::analysis::SearchOptions;
-use mill::position::Rules;
+use mill::variant::RuleSet;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -57,7 +57,7 @@ pub struct Config {
     /// --max-stones N`).
     pub morabaraba_dir: PathBuf,
     /// The Nine Men's Morris rule set.
-    pub rules: Rules,
+    pub rules: RuleSet,
     /// How much of each table is kept in memory once first used.
     pub memory: TableMemory,
     /// The placement search behind Nine Men's Morris placement positions.
@@ -91,7 +91,7 @@ impl Default for Config {
             six_dir: PathBuf::from("six-tables"),
             lasker_dir: PathBuf::from("lasker-tables"),
             morabaraba_dir: PathBuf::from("morabaraba-tables"),
-            rules: Rules::default(),
+            rules: RuleSet::nine(true),
             memory: TableMemory::Outcomes,
             search: SearchOptions {
                 hash_mib: 256,
@@ -170,7 +170,7 @@ impl AppState {
     pub fn with_games(config: &Config, games: Vec<GameState>) -> Result<Arc<AppState>, String> {
         Ok(Arc::new(AppState {
             nine: nine::NineState::new(config, config.rules),
-            nine_noflying: nine::NineState::new(config, Rules { flying: false }),
+            nine_noflying: nine::NineState::new(config, RuleSet::nine(false)),
             games,
             three: three::ThreeState::new()?,
             toguz: toguz::ToguzState::new(config),

@@ -17,10 +17,11 @@ use axum::routing::get;
 use axum::Router;
 use mill::analysis::{Analyst, SearchOptions};
 use mill::database::{open_table, parse_file_name, Tables};
-use mill::position::{Position, Rules};
+use mill::position::Position;
 use mill::probe::{ProbeError, Tablebases};
 use mill::report::{best_json, show_json, stats_json};
 use mill::sector::TableId;
+use mill::variant::RuleSet;
 use serde_json::json as object;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{sync_channel, SyncSender, TrySendError};
@@ -49,7 +50,7 @@ struct Job {
 /// The tables and the placement worker.
 pub struct NineState {
     dir: PathBuf,
-    rules: Rules,
+    rules: RuleSet,
     /// The tables, opened once (leaked: they live as long as the server).
     tables: Result<&'static Tablebases, ApiError>,
     options: SearchOptions,
@@ -59,7 +60,7 @@ pub struct NineState {
 
 impl NineState {
     /// The tables of `config.dir` under `rules` and their placement worker.
-    pub fn new(config: &Config, rules: Rules) -> NineState {
+    pub fn new(config: &Config, rules: RuleSet) -> NineState {
         let tables = Tablebases::open(&config.dir, rules)
             .map(|tb| match config.memory {
                 TableMemory::Mapped => tb,
@@ -243,7 +244,7 @@ async fn stats(nine: &NineState, query: Query<NoParams>) -> Result<Response, Api
 /// `subspaces` or `sectors` for each table that does not (a damaged table
 /// is reported on its row, not as a failure of the whole answer; its
 /// counts are left out of the totals).
-fn stats_with_errors(dir: &Path, rules: Rules) -> Result<Response, ApiError> {
+fn stats_with_errors(dir: &Path, rules: RuleSet) -> Result<Response, ApiError> {
     let entries = std::fs::read_dir(dir).map_err(|e| {
         if e.kind() == std::io::ErrorKind::NotFound {
             ApiError::from(ProbeError::NoDirectory(dir.to_owned()))

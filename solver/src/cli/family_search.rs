@@ -14,12 +14,12 @@ use super::{print_json, CliResult};
 use mill::analysis::MoveValue;
 use mill::board::Board;
 use mill::family::files;
-use mill::family::game::{self, format_position, move_text, parse_position};
 use mill::family::index::Indexing;
 use mill::family::outcomes::MovingOutcomes;
 use mill::index::Subspace;
 use mill::placement::{MoveOrder, PlacementSearch};
 use mill::position::Position;
+use mill::rules::{format_position, move_text, parse_position};
 use mill::variant::RuleSet;
 use serde_json::json;
 use std::collections::hash_map::{Entry, HashMap};
@@ -84,7 +84,7 @@ pub fn start<B: Board, I: Indexing>(
         Some(text) => {
             parse_position::<B>(text, game_rules).map_err(|e| format!("bad position: {e}"))?
         }
-        None => game::start(game_rules),
+        None => Position::start(game_rules),
     };
     let quiet = json || args.quiet;
     let loading = Instant::now();

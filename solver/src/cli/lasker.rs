@@ -13,7 +13,6 @@ use super::CliError;
 use super::{print_json, CliResult};
 use clap::Subcommand;
 use mill::board::Nine;
-use mill::family::game;
 use mill::family::lasker::files;
 use mill::family::lasker::sector::{positions, sectors, LaskerSector};
 use mill::family::lasker::solve::LaskerSolution;
@@ -183,7 +182,7 @@ fn generate(args: &TableArgs, threads: Option<usize>, quiet: bool) -> CliResult 
         (0..3).for_each(|i| acc[i] += r.wdl[i]);
         acc
     });
-    let start = sol.value(&game::start(rules));
+    let start = sol.value(&mill::position::Position::start(rules));
     let memory = peak_memory();
     if json {
         return print_json(&json!({

@@ -2,10 +2,11 @@
 
 use super::{print_json, CliResult};
 use clap::Subcommand;
-use mill::movegen::{game_over, legal_moves};
+use mill::board::Nine;
 use mill::notation::{draw_nine, move_order};
-use mill::perft::{divide, perft};
-use mill::position::{Color, Position, Rules};
+use mill::position::{Color, Position};
+use mill::rules::{divide, ending, legal_moves, perft};
+use mill::variant::RuleSet;
 use serde_json::json;
 use std::time::Instant;
 
@@ -121,7 +122,7 @@ pub fn run(args: Args) -> CliResult {
 /// `solver nine duel`.
 fn duel(args: &DuelArgs) -> CliResult {
     let tb = mill::probe::Tablebases::open(&args.tables.dir, args.tables.rules())?;
-    let mut start = Position::start();
+    let mut start = Position::start(tb.rules());
     if let Some(k) = args.stones {
         start.hand = [k, k];
     }
@@ -151,8 +152,8 @@ fn duel(args: &DuelArgs) -> CliResult {
     super::duel::run(&name, &game, &args.duel, args.json)
 }
 
-fn rules(no_flying: bool) -> Rules {
-    Rules { flying: !no_flying }
+fn rules(no_flying: bool) -> RuleSet {
+    RuleSet::nine(!no_flying)
 }
 
 fn capitalised(color: Color) -> &'static str {
@@ -163,19 +164,19 @@ fn capitalised(color: Color) -> &'static str {
 }
 
 /// `solver nine show`.
-fn show(words: &[String], rules: Rules, svg: Option<&std::path::Path>, json: bool) -> CliResult {
-    let pos = super::parse_position(words, Position::start())?;
+fn show(words: &[String], rules: RuleSet, svg: Option<&std::path::Path>, json: bool) -> CliResult {
+    let pos = super::parse_position(words, Position::start(rules))?;
     if let Some(file) = svg {
         super::write_file(file, &mill::svg::nine_svg(&pos))?;
     }
     if json {
         return print_json(&mill::report::show_json(&pos, rules));
     }
-    let mut moves = legal_moves(&pos, rules);
+    let mut moves = legal_moves::<Nine>(&pos, rules);
     moves.sort_by_key(move_order);
     let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
-    let over = game_over(&pos, rules);
-    let (canon, op) = pos.canonical();
+    let over = ending::<Nine>(&pos, rules);
+    let (canon, op) = pos.canonical::<Nine>();
     print!("{}", draw_nine(&pos));
     println!("{pos}");
     println!(
@@ -200,13 +201,13 @@ fn show(words: &[String], rules: Rules, svg: Option<&std::path::Path>, json: boo
 }
 
 /// `solver nine perft`.
-fn run_perft(depth: u32, words: &[String], rules: Rules, json: bool) -> CliResult {
-    let pos = super::parse_position(words, Position::start())?;
+fn run_perft(depth: u32, words: &[String], rules: RuleSet, json: bool) -> CliResult {
+    let pos = super::parse_position(words, Position::start(rules))?;
     let started = Instant::now();
-    let mut split = divide(&pos, rules, depth);
+    let mut split = divide::<Nine>(&pos, rules, depth);
     split.sort_by_key(|(m, _)| move_order(m));
     let total = if split.is_empty() {
-        perft(&pos, rules, depth)
+        perft::<Nine>(&pos, rules, depth)
     } else {
         split.iter().map(|(_, n)| n).sum()
     };

@@ -6,8 +6,8 @@ use super::{print_json, CliResult};
 use mill::database::{scan_all, table_file_name};
 use mill::index::{self, Subspace};
 use mill::malom::{self, SectorId};
-use mill::position::Rules;
 use mill::sector::{Sector, TableId};
+use mill::variant::RuleSet;
 use serde_json::json;
 use std::path::PathBuf;
 
@@ -36,7 +36,7 @@ fn table_id(id: SectorId) -> TableId {
 
 /// `solver nine malom-compare`.
 pub fn malom_compare(args: MalomArgs) -> CliResult {
-    let rules = Rules { flying: true };
+    let rules = RuleSet::nine(true);
     let ids = malom::sector_files(&args.malom_dir)?;
     if ids.is_empty() {
         return Err(CliError::from(format!(

@@ -6,12 +6,13 @@ use super::nine_tb::TableArgs;
 use super::CliError;
 use super::{parse_position, print_json, CliResult};
 use mill::analysis::{table_mib, Analyst, SearchOptions, Source};
-use mill::duel::games::Nine;
-use mill::movegen::{apply, game_over};
+use mill::board::Nine;
+use mill::duel::games::Nine as NineGame;
 use mill::notation::{draw_nine, parse_move};
 use mill::placement::{MoveOrder, PlacementSearch, SearchStats};
 use mill::position::{Color, Position};
 use mill::probe::Tablebases;
+use mill::rules::ending;
 use serde_json::json;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -154,7 +155,7 @@ fn policy_move(
     if policy.is_default() || !tb.has_table(pos) {
         return Ok(None);
     }
-    let mut game = Nine::new(tb).from(*pos);
+    let mut game = NineGame::new(tb).from(*pos);
     if policy.policy == mill::duel::Policy::SectorValue {
         game = game.with_secval(&policy.malom)?;
     }
@@ -179,10 +180,11 @@ pub fn probe(args: ProbeArgs) -> CliResult {
     if let Some(file) = &args.batch {
         return batch(&mut engine, file);
     }
-    let mut pos = super::parse_position(&args.position, Position::start())?;
+    let mut pos = super::parse_position(&args.position, Position::start(tb.rules()))?;
     for text in args.moves.iter().flat_map(|m| m.split_whitespace()) {
-        let m = parse_move(&pos, tb.rules(), text).map_err(|e| format!("move `{text}`: {e}"))?;
-        pos = apply(&pos, m);
+        let m = parse_move::<Nine>(&pos, tb.rules(), text)
+            .map_err(|e| format!("move `{text}`: {e}"))?;
+        pos = pos.apply(m);
     }
     let a = engine.analyse(&pos)?;
     let choice = policy_move(&tb, &pos, &[], &args.policy, &mut args.policy.rng())?;
@@ -262,8 +264,8 @@ fn batch(engine: &mut Analyst, file: &PathBuf) -> CliResult {
 pub fn play(args: PlayArgs) -> CliResult {
     let tb = open(&args.tables)?.in_memory_wdl();
     let mut engine = Analyst::new(&tb, args.search.options());
-    let mut pos = super::parse_position(&args.position, Position::start())?;
-    pos.validate()
+    let mut pos = super::parse_position(&args.position, Position::start(tb.rules()))?;
+    pos.validate::<Nine>(tb.rules())
         .map_err(|e| format!("illegal position: {e}"))?;
     let human = match args.human {
         Side::White => Color::White,
@@ -278,13 +280,13 @@ pub fn play(args: PlayArgs) -> CliResult {
         if m.from().is_none() || m.removal().is_some() {
             history.clear();
         }
-        *pos = apply(pos, m);
+        *pos = pos.apply(m);
         history.push(*pos);
     };
     loop {
         print!("{}", draw_nine(&pos));
         println!("{pos}");
-        if let Some(over) = game_over(&pos, tb.rules()) {
+        if let Some(over) = ending::<Nine>(&pos, tb.rules()) {
             println!(
                 "{} has {} and loses; {} wins.",
                 color_name(pos.to_move),
@@ -305,7 +307,7 @@ pub fn play(args: PlayArgs) -> CliResult {
             if text == "quit" || text == "q" {
                 return Ok(());
             }
-            match parse_move(&pos, tb.rules(), text) {
+            match parse_move::<Nine>(&pos, tb.rules(), text) {
                 Ok(m) => play(&mut pos, &mut history, m),
                 Err(e) => println!("{e}"),
             }
@@ -353,10 +355,10 @@ pub fn start(args: StartArgs) -> CliResult {
     let tb = open(&args.tables)?;
     let tb = if args.mapped { tb } else { tb.in_memory_wdl() };
     let pos = match &args.position {
-        Some(text) => parse_position(std::slice::from_ref(text), Position::start())?,
-        None => Position::start(),
+        Some(text) => parse_position(std::slice::from_ref(text), Position::start(tb.rules()))?,
+        None => Position::start(tb.rules()),
     };
-    pos.validate()
+    pos.validate::<Nine>(tb.rules())
         .map_err(|e| format!("illegal position: {e}"))?;
     let threads = args.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),

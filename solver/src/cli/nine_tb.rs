@@ -6,8 +6,8 @@ use super::{print_json, CliResult};
 use mill::database::{self, file_name, pairs, rules_name, scan_all, sector_file_name};
 use mill::index::{self, Subspace};
 use mill::placement_tables;
-use mill::position::Rules;
 use mill::sector::Sector;
+use mill::variant::RuleSet;
 use serde_json::json;
 use std::path::PathBuf;
 
@@ -24,10 +24,8 @@ pub struct TableArgs {
 
 impl TableArgs {
     /// The rule set.
-    pub fn rules(&self) -> Rules {
-        Rules {
-            flying: !self.no_flying,
-        }
+    pub fn rules(&self) -> RuleSet {
+        RuleSet::nine(!self.no_flying)
     }
 }
 

@@ -10,14 +10,14 @@ use clap::Subcommand;
 use mill::analysis::Analysis;
 use mill::board::{Board, Six};
 use mill::family::files;
-use mill::family::game::{
-    self, divide, draw, ending, format_position, legal_moves, move_text, parse_position, Ending,
-};
 use mill::family::report;
 use mill::family::solve::Solution;
 pub(crate) use mill::family::values::Values;
 use mill::family::values::{analyse, best_move};
 use mill::position::{Color, Position};
+use mill::rules::{
+    self, divide, draw, ending, format_position, legal_moves, move_text, parse_position, Ending,
+};
 use mill::sector::TableId;
 use mill::variant::RuleSet;
 use serde_json::json;
@@ -206,7 +206,7 @@ pub(crate) fn rules<B: Board>(common: &Common) -> RuleSet {
 
 pub(crate) fn position<B: Board>(words: &[String], rules: RuleSet) -> Result<Position, CliError> {
     if words.is_empty() {
-        Ok(game::start(rules))
+        Ok(Position::start(rules))
     } else {
         parse_position::<B>(&words.join(" "), rules)
             .map_err(|e| CliError::input(format!("bad position: {e}")))
@@ -257,7 +257,7 @@ pub(crate) fn perft<B: Board>(args: &PerftArgs, rules: RuleSet) -> CliResult {
     let started = Instant::now();
     let split = divide::<B>(&pos, rules, depth);
     let total = if split.is_empty() {
-        game::perft::<B>(&pos, rules, depth)
+        rules::perft::<B>(&pos, rules, depth)
     } else {
         split.iter().map(|(_, n)| n).sum()
     };
@@ -322,7 +322,7 @@ fn generate<B: Board>(args: &TableArgs, threads: Option<usize>, quiet: bool) -> 
     let solved = started.elapsed().as_secs_f64();
     let bytes = pool.install(|| files::write::<B>(&args.dir, &sol))?;
     let slots: u64 = sol.reports.iter().map(|r| r.slots).sum();
-    let start = sol.value(&game::start(rules));
+    let start = sol.value(&Position::start(rules));
     if json {
         return print_json(&json!({
             "variant": B::NAME,
@@ -458,7 +458,7 @@ fn start<B: Board>(args: &TableArgs, deepest: bool, policy: &PolicyArgs) -> CliR
     let depths = sol.depths()?;
     let win = sol.deepest_reachable_win(&depths)?;
     let seconds = started.elapsed().as_secs_f64();
-    let start = game::start(rules);
+    let start = Position::start(rules);
     let value = sol
         .value(&start)
         .ok_or("the start position's table is missing")?;
@@ -567,7 +567,7 @@ pub(crate) fn play_with<B: Board>(
                 if line.trim() == "quit" {
                     return Ok(());
                 }
-                match game::parse_move::<B>(&pos, rules, &line) {
+                match mill::notation::parse_move::<B>(&pos, rules, &line) {
                     Ok(m) => break m,
                     Err(e) => println!("{e}"),
                 }

@@ -6,7 +6,7 @@
 #![allow(dead_code)]
 
 use mill::database::{generate, GenerateObserver};
-use mill::position::Rules;
+use mill::variant::RuleSet;
 use server::{serve, AppState, Config};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -20,7 +20,7 @@ impl Observer for Quiet {}
 impl GenerateObserver for Quiet {}
 
 /// The standard rules (flying).
-pub const STD: Rules = Rules { flying: true };
+pub const STD: RuleSet = RuleSet::nine(true);
 
 /// Tables of every subspace with at most `max_stones` stones, generated once
 /// per test binary into a temporary directory.

@@ -6,12 +6,11 @@
 
 use super::{Choice, DuelError, Finish, Solved};
 use crate::board::Board;
-use crate::family::game::{self, ending, legal_moves, Ending};
 use crate::family::values::Values;
 use crate::malom::{read_secval, SectorId};
-use crate::movegen::{apply, game_over};
 use crate::position::{Color, Move, Position};
 use crate::probe::Tablebases;
+use crate::rules::{self, ending, legal_moves, Ending};
 use crate::three;
 use crate::variant::RuleSet;
 use std::collections::HashMap;
@@ -94,7 +93,7 @@ impl<B: Board, V: Values<B>> Solved for Family<'_, B, V> {
     type Move = Move;
 
     fn start(&self) -> Position {
-        game::start(self.rules)
+        Position::start(self.rules)
     }
 
     fn to_move(&self, pos: &Position) -> Color {
@@ -121,9 +120,9 @@ impl<B: Board, V: Values<B>> Solved for Family<'_, B, V> {
                     Some(Ending::Loss(_)) => (Value::loss(0), true),
                     Some(Ending::FullBoardDraw) => (Value::DRAW, true),
                     None => (
-                        self.values
-                            .value(&next)
-                            .ok_or_else(|| DuelError::Missing(game::format_position::<B>(&next)))?,
+                        self.values.value(&next).ok_or_else(|| {
+                            DuelError::Missing(rules::format_position::<B>(&next))
+                        })?,
                         self.values.has_distance(&next),
                     ),
                 };
@@ -169,7 +168,7 @@ impl<'a> Nine<'a> {
     pub fn new(tb: &'a Tablebases) -> Self {
         Nine {
             tb,
-            start: Position::start(),
+            start: Position::start(tb.rules()),
             secval: None,
         }
     }
@@ -201,7 +200,7 @@ impl Solved for Nine<'_> {
     }
 
     fn finish(&self, pos: &Position) -> Option<Finish> {
-        game_over(pos, self.tb.rules()).map(|_| Finish::Loss)
+        ending::<crate::board::Nine>(pos, self.tb.rules()).map(|_| Finish::Loss)
     }
 
     /// Best first, as [`Tablebases::best_moves`] and
@@ -232,7 +231,7 @@ impl Solved for Nine<'_> {
     }
 
     fn play(&self, pos: &Position, m: Move) -> Position {
-        apply(pos, m)
+        pos.apply(m)
     }
 
     fn irreversible(&self, _pos: &Position, m: Move) -> bool {

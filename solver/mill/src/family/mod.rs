@@ -13,7 +13,6 @@
 
 pub mod depth;
 pub mod files;
-pub mod game;
 pub mod index;
 pub mod lasker;
 pub mod moving_tables;

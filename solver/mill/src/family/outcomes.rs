@@ -5,13 +5,14 @@
 //! ones). This is what `solver morabaraba start` searches over.
 
 use super::files::{self, FilesError};
-use super::game::{self, Ending, FamilyPositionError};
 use super::index::Indexing;
 use super::moving_tables::subspaces;
 use crate::board::Board;
 use crate::geometry::Bits;
 use crate::placement::PlacementGame;
+use crate::position::PositionError;
 use crate::position::{Move, Position};
+use crate::rules::{self, Ending};
 use crate::sector::Subspace;
 use crate::variant::RuleSet;
 use std::marker::PhantomData;
@@ -25,7 +26,7 @@ use tablebase::Outcome;
 pub enum OutcomesError {
     /// The position is not legal under the rule set.
     #[error("illegal position: {0}")]
-    Illegal(#[from] FamilyPositionError),
+    Illegal(#[from] PositionError),
     /// A table file is missing, damaged or of another rule set.
     #[error(transparent)]
     Files(#[from] FilesError),
@@ -111,17 +112,17 @@ impl<B: Board, I: Indexing> PlacementGame for MovingOutcomes<B, I> {
     type Error = OutcomesError;
 
     fn validate(&self, pos: &Position) -> Result<(), OutcomesError> {
-        Ok(game::validate::<B>(pos, self.rules)?)
+        Ok(pos.validate::<B>(self.rules)?)
     }
 
     #[inline]
     fn for_each_move(&self, pos: &Position, f: impl FnMut(Move)) {
-        game::for_each_move::<B>(pos, self.rules, f);
+        rules::for_each_move::<B>(pos, self.rules, f);
     }
 
     #[inline]
     fn ended(&self, pos: &Position) -> Option<i8> {
-        game::ending::<B>(pos, self.rules).map(|e| match e {
+        rules::ending::<B>(pos, self.rules).map(|e| match e {
             Ending::Loss(_) => -1,
             Ending::FullBoardDraw => 0,
         })

@@ -4,11 +4,11 @@
 //! [`crate::analysis::Analysis`]'s one object).
 
 use super::files::{self, FilesError};
-use super::game::{ending, format_position, legal_moves, move_text, Ending};
 use super::lasker;
 use super::moving_tables::SubspaceReport;
 use crate::board::Board;
 use crate::position::Position;
+use crate::rules::{ending, format_position, legal_moves, move_text, Ending};
 use crate::sector::TableId;
 use crate::variant::RuleSet;
 use serde_json::{json, Value as Json};
@@ -42,10 +42,7 @@ pub fn show_json<B: Board>(pos: &Position, rules: RuleSet) -> Json {
         "on_board": {"white": pos.stones[0].count_ones(), "black": pos.stones[1].count_ones()},
         "flying": rules.flying,
         "moves": moves,
-        "game_over": ending::<B>(pos, rules).map(|e| match e {
-            Ending::Loss(o) => o.describe().to_string(),
-            Ending::FullBoardDraw => "the board is full: a draw".to_string(),
-        }),
+        "game_over": ending::<B>(pos, rules).map(Ending::describe),
     })
 }
 

@@ -11,7 +11,6 @@
 //! data.
 
 use super::files;
-use super::game::{self, ending, format_position, legal_moves, Ending};
 use super::index::Indexing;
 use super::lasker::solve::LaskerSolution;
 use super::outcomes::{MovingOutcomes, OutcomesError};
@@ -21,6 +20,7 @@ use crate::board::Board;
 use crate::index::Subspace;
 use crate::placement::PlacementSearch;
 use crate::position::{Move, Position};
+use crate::rules::{ending, format_position, legal_moves, Ending};
 use crate::variant::RuleSet;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -102,7 +102,7 @@ pub fn analyse<B: Board>(
     rules: RuleSet,
     pos: &Position,
 ) -> Result<Analysis<B>, AnalysisError> {
-    game::validate::<B>(pos, rules)?;
+    pos.validate::<B>(rules)?;
     if let Some(over) = finished::<B>(pos, rules) {
         return Ok(over);
     }
@@ -182,7 +182,7 @@ impl<B: Board, I: Indexing> MovingFiles<B, I> {
     /// The [`Analysis`] of a moving-phase position under `rules` (a
     /// missing or damaged table is the typed error naming its file).
     pub fn analyse(&self, rules: RuleSet, pos: &Position) -> Result<Analysis<B>, AnalysisError> {
-        game::validate::<B>(pos, rules)?;
+        pos.validate::<B>(rules)?;
         if pos.placing() {
             return Err(AnalysisError::NoValue(format_position::<B>(pos)));
         }
@@ -257,7 +257,7 @@ impl<B: Board, I: Indexing> SearchedTables<B, I> {
         options: SearchOptions,
     ) -> Result<Analysis<B>, AnalysisError> {
         let rules = self.rules();
-        game::validate::<B>(pos, rules)?;
+        pos.validate::<B>(rules)?;
         if !pos.placing() {
             return self.files.analyse(rules, pos);
         }
@@ -287,7 +287,7 @@ impl<B: Board, I: Indexing> SearchedTables<B, I> {
         options: SearchOptions,
     ) -> Result<Option<MoveValue>, AnalysisError> {
         let rules = self.rules();
-        game::validate::<B>(pos, rules)?;
+        pos.validate::<B>(rules)?;
         if !pos.placing() || ending::<B>(pos, rules).is_some() {
             return Ok(self.analyse(pos, options)?.best());
         }

@@ -19,7 +19,6 @@ mod table;
 use super::board::Board;
 use super::position::{Move, Position};
 pub use game::PlacementGame;
-use game::{canonical, transform_move};
 use order::History;
 pub use order::MoveOrder;
 use rayon::prelude::*;
@@ -344,7 +343,7 @@ impl<'a, G: PlacementGame> PlacementSearch<'a, G> {
         if let Some(s) = self.tb.ended(pos) {
             return Ok(s);
         }
-        let (canon, op) = canonical::<G::Board>(pos);
+        let (canon, op) = pos.canonical::<G::Board>();
         let k = key(&canon);
         let known = self.table.get(k);
         let bounds = known.map_or(Bounds::OPEN, |k| k.bounds);
@@ -361,7 +360,7 @@ impl<'a, G: PlacementGame> PlacementSearch<'a, G> {
         let (alpha0, beta0) = (alpha, beta);
         let tt_move = known
             .and_then(|k| k.best)
-            .map(|m| transform_move::<G::Board>(m, <G::Board as Board>::inverse(op)));
+            .map(|m| m.transform::<G::Board>(<G::Board as Board>::inverse(op)));
         let depth = pos.hand[0] + pos.hand[1];
         let mut moves = std::mem::take(&mut w.buffers[depth as usize]);
         moves.clear();
@@ -405,12 +404,9 @@ impl<'a, G: PlacementGame> PlacementSearch<'a, G> {
                 upper: best,
             };
         }
-        let new = self.table.put(
-            k,
-            b,
-            best_move.map(|m| transform_move::<G::Board>(m, op)),
-            depth,
-        );
+        let new = self
+            .table
+            .put(k, b, best_move.map(|m| m.transform::<G::Board>(op)), depth);
         w.counts.tt_entries += new as u64;
         Ok(best)
     }
@@ -424,7 +420,7 @@ impl<'a, G: PlacementGame> PlacementSearch<'a, G> {
             if !child.placing() {
                 return None;
             }
-            let known = self.table.get(key(&canonical::<G::Board>(&child).0))?;
+            let known = self.table.get(key(&child.canonical::<G::Board>().0))?;
             (-known.bounds.upper >= beta).then_some((-known.bounds.upper, m))
         })
     }
