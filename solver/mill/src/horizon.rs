@@ -16,8 +16,10 @@
 //! * a position whose DTC exceeds the plies left is refuted at once: DTC is
 //!   a lower bound on the plies to a forced win (see [`Horizon::forced`]);
 //! * a memo keyed by the position's slot keeps, for each position, the
-//!   fewest plies known to be enough and the most plies known to be too
-//!   few (a forced win within `n` plies is one within every `n' ≥ n`).
+//!   length of the shortest proof found (a forced win within `l` plies is
+//!   one within every `n ≥ l`) and the most plies known to be too few;
+//!   storing the proof's length rather than the plies asked for lets a
+//!   question with many plies left be reused deeper in the tree.
 //!
 //! A draw of the tables is a draw under any limit, a win of the tables is
 //! a win under the limit exactly when the search forces it within the
@@ -119,8 +121,8 @@ impl Within {
 }
 
 /// What the memo knows of one position: the claim "the tables' winner
-/// forces the win within `n` plies" holds for every `n ≥ holds` and fails
-/// for every `n < fails_below`.
+/// forces the win within `n` plies" holds for every `n ≥ holds` (a proof of
+/// that length was found) and fails for every `n < fails_below`.
 #[derive(Clone, Copy)]
 struct Bounds {
     holds: u16,
@@ -262,13 +264,21 @@ impl<'t> Horizon<'t> {
     /// [`Value::after_move`]); that strategy forces this event within `k`,
     /// so DTC ≤ `k`. Hence DTC > `n` means no forced win within `n`.
     pub fn forced(&mut self, us: u32, them: u32, n: u16) -> Result<bool, HorizonError> {
+        Ok(self.prove(us, them, n)?.is_some())
+    }
+
+    /// [`Horizon::forced`] with the proof's length: `Some(l)` when the
+    /// winner forces its win within `l ≤ n` plies by the strategy found
+    /// (the memo keeps `l`, not `n`, so that a later question with fewer
+    /// plies left reuses the proof), `None` when it cannot within `n`.
+    fn prove(&mut self, us: u32, them: u32, n: u16) -> Result<Option<u16>, HorizonError> {
         let value = self.tables.probe_bits(us, them)?;
         let attacker = match value.outcome() {
-            Outcome::Draw => return Ok(false),
+            Outcome::Draw => return Ok(None),
             o => o == Outcome::Win,
         };
         if value.distance().unwrap_or(0) > n {
-            return Ok(false);
+            return Ok(None);
         }
         let key = key(us, them);
         let known = self.memo.get(&key).copied().unwrap_or(Bounds {
@@ -276,10 +286,10 @@ impl<'t> Horizon<'t> {
             fails_below: 0,
         });
         if n >= known.holds {
-            return Ok(true);
+            return Ok(Some(known.holds));
         }
         if n < known.fails_below {
-            return Ok(false);
+            return Ok(None);
         }
         self.nodes += 1;
         if self.nodes > self.budget {
@@ -291,10 +301,9 @@ impl<'t> Horizon<'t> {
             self.defend(us, them, n)?
         };
         let entry = self.memo.entry(key).or_insert(known);
-        if result {
-            entry.holds = entry.holds.min(n);
-        } else {
-            entry.fails_below = entry.fails_below.max(n + 1);
+        match result {
+            Some(l) => entry.holds = entry.holds.min(l),
+            None => entry.fails_below = entry.fails_below.max(n + 1),
         }
         Ok(result)
     }
@@ -302,7 +311,7 @@ impl<'t> Horizon<'t> {
     /// The winner to move (`n ≥ 1`: its DTC is at least 1 and at most
     /// `n`): some move the tables call a win whose position the loser
     /// cannot hold for `n − 1` plies.
-    fn attack(&mut self, us: u32, them: u32, n: u16) -> Result<bool, HorizonError> {
+    fn attack(&mut self, us: u32, them: u32, n: u16) -> Result<Option<u16>, HorizonError> {
         let mut tries: Vec<(u16, u32, u32)> = Vec::new();
         let mut over = false;
         moving::for_each_move(us, them, self.flying, |s| {
@@ -317,7 +326,7 @@ impl<'t> Horizon<'t> {
             }
         });
         if over {
-            return Ok(true);
+            return Ok(Some(1));
         }
         let mut candidates = Vec::with_capacity(tries.len());
         for (_, cu, ct) in tries {
@@ -328,17 +337,17 @@ impl<'t> Horizon<'t> {
         }
         candidates.sort_unstable_by_key(|c| c.0);
         for (_, cu, ct) in candidates {
-            if self.forced(cu, ct, n - 1)? {
-                return Ok(true);
+            if let Some(l) = self.prove(cu, ct, n - 1)? {
+                return Ok(Some(l + 1));
             }
         }
-        Ok(false)
+        Ok(None)
     }
 
     /// The loser to move (`n ≥ 1`): every move leads to a position the
     /// winner wins within `n − 1` plies. Moves whose DTC already escapes
     /// the limit are looked at first, then the slowest.
-    fn defend(&mut self, us: u32, them: u32, n: u16) -> Result<bool, HorizonError> {
+    fn defend(&mut self, us: u32, them: u32, n: u16) -> Result<Option<u16>, HorizonError> {
         let mut replies: Vec<(u32, u32)> = Vec::new();
         let mut ends = false;
         moving::for_each_move(us, them, self.flying, |s| {
@@ -351,23 +360,25 @@ impl<'t> Horizon<'t> {
         if ends {
             // A move of the loser that ends the game wins it: the tables
             // would not call this position lost.
-            return Ok(false);
+            return Ok(None);
         }
         let mut order = Vec::with_capacity(replies.len());
         for (cu, ct) in replies {
             let v = self.tables.probe_bits(cu, ct)?;
             match (v.outcome(), v.distance()) {
                 (Outcome::Win, Some(d)) if d < n => order.push((d, cu, ct)),
-                _ => return Ok(false),
+                _ => return Ok(None),
             }
         }
         order.sort_unstable_by_key(|c| std::cmp::Reverse(c.0));
+        let mut longest = 0;
         for (_, cu, ct) in order {
-            if !self.forced(cu, ct, n - 1)? {
-                return Ok(false);
+            match self.prove(cu, ct, n - 1)? {
+                Some(l) => longest = longest.max(l),
+                None => return Ok(None),
             }
         }
-        Ok(true)
+        Ok(Some(longest + 1))
     }
 
     /// Positions remembered in the memo.
