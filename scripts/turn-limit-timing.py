@@ -5,13 +5,15 @@
 
 States: moving-phase positions of random OpenSpiel ``nine_mens_morris``
 games (mills taken nine times in ten, so games reach few stones) whose
-subspaces the tables hold; each is searched with the turns left of every
-turn from ``--first`` to 199. Prints, per turn, the median, 90th percentile
-and largest time per state (tables loaded beforehand), the positions
-expanded, how many states are decisive by the tables and how many of those
-the limit makes draws, and budget errors.
+subspaces the tables hold; each is searched with the turns left of each
+turn of ``--turns`` (default every turn from 150 to 199), for every move's
+value (``probe_within``, what ``action_values`` needs) and for the best
+move alone (``best_within``, what ``PerfectBot`` plays). Prints, per turn,
+the median, 90th percentile and largest time per state (tables loaded
+beforehand), the positions expanded, how many states' values the limit
+changes, and budget errors.
 
-    scripts/turn-limit-timing.py --tables DIR [--states 60] [--max-stones 11] [--seed 1]
+    scripts/turn-limit-timing.py --tables DIR [--states 60] [--max-stones 11] [--seed 1] [--turns 150,160,199]
 """
 
 import argparse
@@ -45,7 +47,7 @@ def main() -> None:
     ap.add_argument("--tables", required=True)
     ap.add_argument("--states", type=int, default=60)
     ap.add_argument("--max-stones", type=int, default=11)
-    ap.add_argument("--first", type=int, default=150)
+    ap.add_argument("--turns", default=",".join(map(str, range(150, MAX_TURNS))))
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--budget", type=int, default=None)
     args = ap.parse_args()
@@ -63,30 +65,41 @@ def main() -> None:
     for p in states:  # load the tables first
         tb.probe_within(p, 1)
     print(f"{len(states)} decisive states (tables' value), <= {args.max_stones} stones, seed {args.seed}")
-    print("| turn | turns left | median ms | p90 ms | max ms | median nodes | max nodes | changed by the limit | budget errors |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for turn in range(args.first, MAX_TURNS):
+    print(
+        "| turn | turns left | all moves: median ms | p90 ms | max ms | max nodes | budget errors "
+        "| best move: median ms | p90 ms | max ms | max nodes | budget errors | values changed by the limit |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for turn in map(int, args.turns.split(",")):
         left = MAX_TURNS - turn
-        times, nodes, changed, errors = [], [], 0, 0
-        for p in states:
-            started = time.perf_counter()
-            try:
-                a = tb.probe_within(p, left, budget=args.budget)
-            except ms.BudgetError:
-                errors += 1
-                continue
-            times.append(1000 * (time.perf_counter() - started))
-            nodes.append(a["nodes"])
-            changed += a["value"] != a["table_value"]
-        if not times:
-            print(f"| {turn} | {left} | | | | | | | {errors} |")
-            continue
-        times.sort()
-        print(
-            f"| {turn} | {left} | {statistics.median(times):.2f} | {times[int(0.9 * (len(times) - 1))]:.2f} | "
-            f"{times[-1]:.1f} | {int(statistics.median(nodes))} | {max(nodes)} | {changed} | {errors} |",
-            flush=True,
-        )
+        row = [str(turn), str(left)]
+        changed = 0
+        for probe in (tb.probe_within, tb.best_within):
+            times, nodes, errors = [], [], 0
+            for p in states:
+                started = time.perf_counter()
+                try:
+                    a = probe(p, left, budget=args.budget)
+                except ms.BudgetError:
+                    errors += 1
+                    continue
+                times.append(1000 * (time.perf_counter() - started))
+                nodes.append(a["nodes"])
+                if probe == tb.best_within:
+                    changed += a["value"] != tb.probe(p).value
+            times.sort()
+            if times:
+                row += [
+                    f"{statistics.median(times):.2f}",
+                    f"{times[int(0.9 * (len(times) - 1))]:.2f}",
+                    f"{times[-1]:.1f}",
+                    str(max(nodes)),
+                ]
+            else:
+                row += ["", "", "", ""]
+            row.append(str(errors))
+        row.append(str(changed))
+        print("| " + " | ".join(row) + " |", flush=True)
 
 
 if __name__ == "__main__":

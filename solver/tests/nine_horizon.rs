@@ -100,6 +100,19 @@ fn check(horizon: &mut Horizon, oracle: &mut Minimax, pos: &Position, plies: u16
             m.mv
         );
     }
+    // The best move alone: of the position's value under the limit.
+    match horizon.best(pos, plies).unwrap() {
+        None => assert!(w.moves.is_empty(), "{pos}"),
+        Some(best) => {
+            assert_eq!(best.within, w.within, "{pos} with {plies} plies left");
+            assert_eq!(
+                code(best.within),
+                -oracle.value(&apply(pos, best.mv), plies - 1),
+                "{pos}: best {} with {plies} plies left",
+                best.mv
+            );
+        }
+    }
     w.within
 }
 
@@ -119,6 +132,11 @@ fn the_issues_position_wins_only_by_removing_e3() {
         .map(|m| m.mv.to_string())
         .collect();
     assert_eq!(wins, ["d7-c4xe3"]);
+    let best = horizon.best(&pos, 18).unwrap().unwrap();
+    assert_eq!(
+        (best.mv.to_string(), best.within),
+        ("d7-c4xe3".into(), Outcome::Win)
+    );
     let g1 = w.moves.iter().find(|m| m.mv.to_string() == "d7-c4xg1");
     assert_eq!(g1.map(|m| m.within), Some(Outcome::Draw));
     assert_eq!(g1.map(|m| m.table), Some(tablebase::Value::win(1)));

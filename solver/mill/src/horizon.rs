@@ -57,7 +57,7 @@ pub enum HorizonError {
 
 /// The default node budget of [`Horizon::new`]: positions expanded by one
 /// search before it gives up with [`HorizonError::Budget`].
-pub const DEFAULT_BUDGET: u64 = 20_000_000;
+pub const DEFAULT_BUDGET: u64 = 5_000_000;
 
 /// One legal move's value under the ply limit, for the side to move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -232,6 +232,69 @@ impl<'t> Horizon<'t> {
         out.within = out.moves.first().map_or(Outcome::Loss, |m| m.within);
         out.nodes = self.nodes;
         Ok(out)
+    }
+
+    /// The best move under the limit and its value, searching only as far
+    /// as that choice needs (much less than [`Horizon::analyse`], which
+    /// values every move): a move that wins before the limit when there is
+    /// one (the tables' wins in order of preference, the first proved);
+    /// else a drawing move — a win of the tables (the opponent cannot win
+    /// from a position the tables call lost for it), a draw of the tables,
+    /// or a loss of the tables the opponent cannot force in time (the
+    /// slowest first); else the slowest loss. `None` when the game is over
+    /// or no ply is left.
+    pub fn best(&mut self, pos: &Position, plies: u16) -> Result<Option<MoveWithin>, HorizonError> {
+        self.nodes = 0;
+        self.tables.probe(pos)?;
+        if plies == 0 || game_over(pos, self.tables.rules()).is_some() {
+            return Ok(None);
+        }
+        let mut moves = Vec::new();
+        let mut slides = Vec::new();
+        moving::for_each_move(pos.us(), pos.them(), self.flying, |s| slides.push(s));
+        for s in slides {
+            let (us, them) = s.apply(pos.us(), pos.them());
+            let child = self.child(us, them)?;
+            let table = Value::after_move(child.unwrap_or(Value::loss(0)), s.removal().is_some());
+            moves.push((slide_move(s), table, us, them, child.is_none()));
+        }
+        moves.sort_by_key(|m| crate::analysis::preference(m.0, m.1));
+        let Some(&(first, first_value, ..)) = moves.first() else {
+            return Ok(None);
+        };
+        let pick =
+            |mv: Move, table: Value, within: Outcome| Ok(Some(MoveWithin { mv, table, within }));
+        match first_value.outcome() {
+            Outcome::Win => {
+                for &(mv, table, us, them, over) in &moves {
+                    if table.outcome() != Outcome::Win {
+                        break;
+                    }
+                    if over || self.prove(us, them, plies - 1)?.is_some() {
+                        return pick(mv, table, Outcome::Win);
+                    }
+                }
+                pick(first, first_value, Outcome::Draw)
+            }
+            Outcome::Draw => pick(first, first_value, Outcome::Draw),
+            Outcome::Loss => {
+                for &(mv, table, us, them, over) in &moves {
+                    if over {
+                        // Not in a position the tables call lost.
+                        return pick(mv, table, Outcome::Win);
+                    }
+                    if self.prove(us, them, plies - 1)?.is_none() {
+                        return pick(mv, table, Outcome::Draw);
+                    }
+                }
+                pick(first, first_value, Outcome::Loss)
+            }
+        }
+    }
+
+    /// Positions the last question expanded.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
     }
 
     /// The tables' value of the position `(us, them)` (mover-relative,

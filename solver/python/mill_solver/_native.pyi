@@ -218,6 +218,9 @@ class Tablebases:
     def probe_within(self, position: _PositionLike, turns_left: int, *, budget: Optional[int] = None) -> Dict[str, Any]:
         """Values when the game is a draw after ``turns_left`` more turns
         (``solver nine probe --turns-left``; exact, or ``BudgetError``)."""
+    def best_within(self, position: _PositionLike, turns_left: int, *, budget: Optional[int] = None) -> Optional[Dict[str, Any]]:
+        """The best move under the turn limit and its exact value, None when
+        the game is over or no turn is left (``BudgetError`` past the budget)."""
     def __reduce__(self) -> Tuple[Any, ...]: ...
     def __copy__(self) -> Tablebases: ...
     def __deepcopy__(self, memo: Any, /) -> Tablebases: ...

@@ -331,7 +331,7 @@ def action_values(
     keyed by action (empty for a terminal state), without and under
     OpenSpiel's turn limit. Moving-phase states are answered from the
     tables and the exact search under the limit (``budget``: positions it
-    may expand, default 20,000,000; past it the values are marked
+    may expand, default 5,000,000; past it the values are marked
     ``exact=False``); placement states go through the placement search
     (every move's value: about a minute for the empty board, seconds late
     in placement), and need the tables of 9 stones."""
@@ -349,9 +349,10 @@ class PerfectBot(pyspiel.Bot):
     of :meth:`Tablebases.probe_within`, fastest conversion first), else
     keeps the draw (a win of the tables first, then a draw, then a loss the
     limit makes a draw), else delays the loss; in the placement phase it
-    plays the placement search's best move. ``budget`` bounds the search
-    as in :func:`action_values` (past it the bot ranks by the distance to
-    conversion alone).
+    plays the placement search's best move. It searches only as far as its
+    choice needs (:meth:`Tablebases.best_within`). ``budget`` bounds the
+    search as in :func:`action_values` (past it the bot ranks by the
+    distance to conversion alone).
 
     ``PerfectBot(tables)`` where ``tables`` is a
     :class:`~mill_solver.Tablebases` (all 49 subspaces for games from the
@@ -421,13 +422,30 @@ class PerfectBot(pyspiel.Bot):
             if best is None:
                 raise ValueError("no legal move")
             return best.move
-        values = _limited_values(self._tables, snapshot, self._budget)
+        if snapshot.pending is None:
+            # The best move alone (the search stops at the first move that
+            # wins in time, or holds the draw).
+            try:
+                best = self._tables.best_within(position, snapshot.turns_left, budget=self._budget)
+            except BudgetError:
+                values = _values(snapshot, self._tables.probe(position).moves)
+            else:
+                if best is None:
+                    raise ValueError("no legal move")
+                # The policy chooses among the tables' best moves: only when
+                # the limit changes nothing for the bot (not winning, and a
+                # loss under the limit only if the tables say loss).
+                if best["table_value"] != "win" and best["value"] == best["table_value"]:
+                    chosen = self._policy_move(position)
+                    if chosen is not None:
+                        return chosen.move
+                return Move.parse(position, best["move"])
+        else:
+            # A capture state the bot did not plan: every action's value.
+            values = _limited_values(self._tables, snapshot, self._budget)
         if not values:
             raise ValueError("no legal move")
         best_value = min(values.values(), key=_rank)
-        # The policy chooses among the tables' best moves: only when the
-        # limit changes nothing for the bot (not winning, and a loss under
-        # the limit only if the tables say loss).
         if (
             snapshot.pending is None
             and best_value.value != "win"

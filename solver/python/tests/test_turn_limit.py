@@ -27,6 +27,10 @@ def test_the_issues_position(tables, tables_dir, solver_bin):
     assert wins == ["d7-c4xe3"]
     g1 = next(m for m in a["moves"] if m["move"] == "d7-c4xg1")
     assert (g1["value"], g1["table_value"], g1["dtc"]) == ("draw", "win", 1)
+    # The best move alone, as the bot plays it.
+    best = tables.best_within(ISSUE, 18)
+    assert (best["move"], best["value"], best["table_value"], best["dtc"]) == ("d7-c4xe3", "win", "win", 1)
+    assert tables.best_within(ISSUE, 0) is None
     # With more turns every mill closing wins, as the tables say.
     more = tables.probe_within(ISSUE, 60)
     assert {m["move"] for m in more["moves"] if m["value"] == "win"} >= {"d7-c4xe3", "d7-c4xg1"}
@@ -170,3 +174,30 @@ def test_bot_wins_under_the_limit_exactly_when_the_value_says_win(tables):
     print(f"bot against bot from 60 late states: {games}, {changed} with actions the limit changes")
     assert games["win"] >= 5 and games["draw"] >= 5
     assert changed > 0
+
+
+def test_an_exhausted_budget_is_flagged_not_guessed(tables):
+    rng = random.Random(4)
+    while True:
+        state = late_state(rng, MAX_TURNS - 1 - rng.randrange(20))
+        if state is None:
+            continue
+        snap = Snapshot.from_state(state)
+        try:
+            tables.probe_within(snap.position, snap.turns_left, budget=1)
+        except ms.BudgetError:
+            break
+    exact = action_values(tables, state)
+    flagged = action_values(tables, state, budget=1)
+    assert sorted(exact) == sorted(flagged)
+    assert any(not v.exact for v in flagged.values())
+    for a, v in flagged.items():
+        assert exact[a].exact
+        if v.value == "draw" or v.dtc > snap.turns_left:
+            # A draw, or a distance to conversion past the turns left: a
+            # draw under the limit whatever the search, so exact.
+            assert v.exact and v.limit_value == "draw" == exact[a].limit_value
+        else:
+            assert not v.exact and v.limit_value == v.value
+    bot = PerfectBot(tables, budget=1)
+    assert bot.step(state) in state.legal_actions()
