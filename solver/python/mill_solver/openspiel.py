@@ -426,20 +426,20 @@ class PerfectBot(pyspiel.Bot):
             # The best move alone (the search stops at the first move that
             # wins in time, or holds the draw).
             try:
-                best = self._tables.best_within(position, snapshot.turns_left, budget=self._budget)
+                within = self._tables.best_within(position, snapshot.turns_left, budget=self._budget)
             except BudgetError:
                 values = _values(snapshot, self._tables.probe(position).moves)
             else:
-                if best is None:
+                if within is None:
                     raise ValueError("no legal move")
                 # The policy chooses among the tables' best moves: only when
                 # the limit changes nothing for the bot (not winning, and a
                 # loss under the limit only if the tables say loss).
-                if best["table_value"] != "win" and best["value"] == best["table_value"]:
+                if within["table_value"] != "win" and within["value"] == within["table_value"]:
                     chosen = self._policy_move(position)
                     if chosen is not None:
                         return chosen.move
-                return Move.parse(position, best["move"])
+                return Move.parse(position, str(within["move"]))
         else:
             # A capture state the bot did not plan: every action's value.
             values = _limited_values(self._tables, snapshot, self._budget)
