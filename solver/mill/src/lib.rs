@@ -11,6 +11,7 @@ pub mod duel;
 pub mod family;
 pub mod games;
 pub mod geometry;
+pub mod horizon;
 pub mod index;
 pub mod malom;
 pub mod moving;

@@ -26,7 +26,8 @@ when unknown); batch probes give codes (int8 ``1``, ``0``, ``-1``; int16
 
 Errors raise :class:`SolverError` subclasses with the command line's messages:
 :class:`PositionError`, :class:`MoveError` (both also ``ValueError``),
-:class:`TablebaseError`.
+:class:`TablebaseError`, :class:`BudgetError` (a search under OpenSpiel's turn
+limit that ran out of its budget).
 """
 
 import enum
@@ -35,6 +36,7 @@ from typing import Literal, Mapping
 
 from ._native import (
     Analysis,
+    BudgetError,
     Game,
     Move,
     MoveError,
@@ -92,6 +94,7 @@ __all__ = [
     "DTC_UNKNOWN",
     "VALUE_CODES",
     "Analysis",
+    "BudgetError",
     "Game",
     "Move",
     "MoveError",

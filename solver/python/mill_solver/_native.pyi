@@ -19,6 +19,7 @@ _Positions = Union[npt.NDArray[np.integer[Any]], Iterable[Union[_PositionLike, S
 
 __all__ = [
     "Analysis",
+    "BudgetError",
     "Game",
     "Move",
     "MoveError",
@@ -47,6 +48,9 @@ class MoveError(SolverError, ValueError):
 
 class TablebaseError(SolverError):
     """A tablebase directory or file that is missing, damaged or of another rule set."""
+
+class BudgetError(SolverError):
+    """A search under the turn limit expanded its budget of positions without an answer (no value is guessed)."""
 
 @final
 class Position:
@@ -211,6 +215,12 @@ class Tablebases:
         ("fast", "random", "ultra", "ultra:K[:MODEL]") picks among the best moves."""
     def probe_many(self, positions: _Positions) -> Tuple[npt.NDArray[np.int8], npt.NDArray[np.int16]]:
         """Values (1, 0, -1: mill_solver.Outcome) and distances (-1 unknown) of many positions."""
+    def probe_within(self, position: _PositionLike, turns_left: int, *, budget: Optional[int] = None) -> Dict[str, Any]:
+        """Values when the game is a draw after ``turns_left`` more turns
+        (``solver nine probe --turns-left``; exact, or ``BudgetError``)."""
+    def best_within(self, position: _PositionLike, turns_left: int, *, budget: Optional[int] = None) -> Optional[Dict[str, Any]]:
+        """The best move under the turn limit and its exact value, None when
+        the game is over or no turn is left (``BudgetError`` past the budget)."""
     def __reduce__(self) -> Tuple[Any, ...]: ...
     def __copy__(self) -> Tablebases: ...
     def __deepcopy__(self, memo: Any, /) -> Tablebases: ...

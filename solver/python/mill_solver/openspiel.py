@@ -16,8 +16,9 @@ OpenSpiel state: the :class:`~mill_solver.Position` at the start of the
 current turn, the part of the move already played in a capture state, and
 the turn number. OpenSpiel ends the game as a draw once 200 turns (a move
 with its removal is one turn) have been played; :func:`action_values`
-flags wins and losses that cannot be completed in the turns left, and
-:class:`PerfectBot` prefers the fastest win. See ``docs/python.md``.
+gives every action's value under that limit, exactly (an AND/OR search over
+the tables, ``mill::horizon``), and :class:`PerfectBot` plays by it. See
+``docs/python.md``.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from typing import Dict, List, Literal, Optional, Sequence, Tuple
 
 import pyspiel
 
-from ._native import Analysis, Move, MoveValue, Position, Tablebases
+from ._native import Analysis, BudgetError, Move, MoveValue, Position, Tablebases
 
 __all__ = [
     "GAME",
@@ -231,14 +232,17 @@ class ActionValue:
     ``value`` (``"win"``, ``"draw"`` or ``"loss"``) and ``dtc`` (plies to
     conversion, this turn included; ``None`` for draws and in the placement
     phase) are perfect play without a turn limit, through the best of our
-    moves behind the action (``move``). ``beyond_limit`` is true when that
-    win or loss cannot be completed before OpenSpiel's 200-turn draw:
-    ``dtc`` plies are needed at least (the game's length is never shorter
-    than the distance to conversion) and fewer turns are left, so under
-    OpenSpiel's rules and perfect play the action is a draw. When it is
-    false a win usually fits; the tables hold distance to conversion, not to
-    the end of the game, so a long win with several conversions may still
-    not. ``openspiel_value`` is 1, 0 or -1 accordingly.
+    moves behind the action (``move``). ``limit_value`` is the value under
+    OpenSpiel's rules, where the game is a draw once 200 turns have been
+    played: a win counts only if it can be forced before the limit, a loss
+    only if the opponent can force it. In the moving phase it comes from an
+    exact search over the tables (:meth:`Tablebases.probe_within`) and
+    ``exact`` is true. ``exact`` is false when the search ran out of its
+    budget, and for a decisive placement-phase value (nothing proves there
+    that the win fits the turns left); ``limit_value`` is then ``value``
+    unless ``dtc`` alone exceeds the turns left (a draw). A draw is a draw
+    under any limit (exact). ``beyond_limit``: a win or loss of the tables
+    that the limit makes a draw.
     """
 
     action: int
@@ -246,64 +250,109 @@ class ActionValue:
     dtc: Optional[int]
     beyond_limit: bool
     move: Move
+    limit_value: str
+    exact: bool
 
     @property
     def openspiel_value(self) -> float:
         """+1 win, 0 draw, -1 loss for the acting player under OpenSpiel's
-        turn limit (a win or loss ``beyond_limit`` counts as a draw)."""
-        if self.beyond_limit or self.value == "draw":
-            return 0.0
-        return 1.0 if self.value == "win" else -1.0
+        turn limit (``limit_value``; check ``exact``)."""
+        return {"win": 1.0, "draw": 0.0, "loss": -1.0}[self.limit_value]
 
 
-def _rank(value: str, dtc: Optional[int], beyond: bool) -> Tuple[int, int]:
-    """Sort key, smaller is better: wins that fit the turn limit (fastest
-    first), wins beyond it, draws, losses beyond the limit, losses (slowest
-    first)."""
-    d = dtc or 0
-    if value == "win":
-        return (1 if beyond else 0, d)
-    if value == "draw":
-        return (2, 0)
-    return (3 if beyond else 4, -d)
+def _rank(v: ActionValue) -> Tuple[int, int]:
+    """Sort key, smaller is better: wins under the turn limit (fastest
+    conversion first), then the tables' wins the limit makes draws
+    (fastest first), draws, the tables' losses the limit makes draws
+    (slowest first), losses (slowest first)."""
+    d = v.dtc or 0
+    if v.limit_value == "win":
+        return (0, d)
+    if v.limit_value == "draw":
+        if v.value == "win":
+            return (1, d)
+        if v.value == "draw":
+            return (2, 0)
+        return (3, -d)
+    return (4, -d)
 
 
-def _values(snapshot: Snapshot, moves: Sequence[MoveValue]) -> Dict[int, ActionValue]:
+def _values(
+    snapshot: Snapshot,
+    moves: Sequence[MoveValue],
+    within: Optional[Dict[str, str]] = None,
+) -> Dict[int, ActionValue]:
+    """Action values of our moves: ``within`` maps a move's text to its
+    value under the limit (exact); without it, the bound of the distance
+    to conversion only (not exact for a win or loss)."""
     allowed = set(snapshot.legal_moves())
     out: Dict[int, ActionValue] = {}
     for mv in moves:
         if mv.move not in allowed:
             continue
-        beyond = mv.value != "draw" and mv.dtc is not None and mv.dtc > snapshot.turns_left
-        candidate = ActionValue(snapshot.action_of(mv.move), mv.value, mv.dtc, beyond, mv.move)
+        if within is not None:
+            limit = within[str(mv.move)]
+            exact = True
+        else:
+            past = mv.dtc is not None and mv.dtc > snapshot.turns_left
+            limit = "draw" if past else mv.value
+            exact = mv.value == "draw" or past
+        beyond = mv.value != "draw" and limit == "draw"
+        candidate = ActionValue(
+            snapshot.action_of(mv.move), mv.value, mv.dtc, beyond, mv.move, limit, exact
+        )
         old = out.get(candidate.action)
-        if old is None or _rank(candidate.value, candidate.dtc, beyond) < _rank(
-            old.value, old.dtc, old.beyond_limit
-        ):
+        if old is None or _rank(candidate) < _rank(old):
             out[candidate.action] = candidate
     return out
 
 
-def action_values(tables: Tablebases, state: "pyspiel.State") -> Dict[int, ActionValue]:
+def _limited_values(
+    tables: Tablebases, snapshot: Snapshot, budget: Optional[int]
+) -> Dict[int, ActionValue]:
+    """Every legal action's values, under the limit by the exact search in
+    the moving phase (falling back to ``exact=False`` values when the
+    search exceeds ``budget``)."""
+    analysis: Analysis = tables.probe(snapshot.position)
+    if snapshot.position.placing or not analysis.moves:
+        return _values(snapshot, analysis.moves)
+    try:
+        answer = tables.probe_within(snapshot.position, snapshot.turns_left, budget=budget)
+    except BudgetError:
+        return _values(snapshot, analysis.moves)
+    within = {m["move"]: m["value"] for m in answer["moves"]}
+    return _values(snapshot, analysis.moves, within)
+
+
+def action_values(
+    tables: Tablebases, state: "pyspiel.State", *, budget: Optional[int] = None
+) -> Dict[int, ActionValue]:
     """The value of every legal action of ``state`` for the player to act,
-    keyed by action (empty for a terminal state). Moving-phase states are
-    answered from the tables at once; placement states go through the
-    placement search (every move's value: about a minute for the empty
-    board, seconds late in placement), and need the tables of 9 stones."""
+    keyed by action (empty for a terminal state), without and under
+    OpenSpiel's turn limit. Moving-phase states are answered from the
+    tables and the exact search under the limit (``budget``: positions it
+    may expand, default 5,000,000; past it the values are marked
+    ``exact=False``); placement states go through the placement search
+    (every move's value: about a minute for the empty board, seconds late
+    in placement), and need the tables of 9 stones."""
     _check_game(state)
     _check_tables(tables)
     if state.is_terminal():
         return {}
-    snapshot = Snapshot.from_state(state)
-    analysis: Analysis = tables.probe(snapshot.position)
-    return _values(snapshot, analysis.moves)
+    return _limited_values(tables, Snapshot.from_state(state), budget)
 
 
 class PerfectBot(pyspiel.Bot):
     """A ``pyspiel.Bot`` that plays ``nine_mens_morris`` perfectly from the
-    tablebases: in the moving phase it converts a win fastest (preferring
-    wins that fit OpenSpiel's turn limit), keeps a draw, and delays a loss;
-    in the placement phase it plays the placement search's best move.
+    tablebases under OpenSpiel's turn limit: in the moving phase it plays a
+    move that wins before the limit when there is one (by the exact search
+    of :meth:`Tablebases.probe_within`, fastest conversion first), else
+    keeps the draw (a win of the tables first, then a draw, then a loss the
+    limit makes a draw), else delays the loss; in the placement phase it
+    plays the placement search's best move. It searches only as far as its
+    choice needs (:meth:`Tablebases.best_within`). ``budget`` bounds the
+    search as in :func:`action_values` (past it the bot ranks by the
+    distance to conversion alone).
 
     ``PerfectBot(tables)`` where ``tables`` is a
     :class:`~mill_solver.Tablebases` (all 49 subspaces for games from the
@@ -322,6 +371,7 @@ class PerfectBot(pyspiel.Bot):
         player_id: Optional[int] = None,
         policy: Optional[str] = None,
         seed: int = 1,
+        budget: Optional[int] = None,
     ) -> None:
         pyspiel.Bot.__init__(self)
         _check_tables(tables)
@@ -329,6 +379,7 @@ class PerfectBot(pyspiel.Bot):
         self._player_id = player_id
         self._policy = None if policy in (None, "fast") else policy
         self._seed = seed
+        self._budget = budget
         # Moves chosen by the policy so far: each draws from its own seed.
         self._chosen = 0
         # (history that leads to the capture state, removal) of the move
@@ -371,13 +422,35 @@ class PerfectBot(pyspiel.Bot):
             if best is None:
                 raise ValueError("no legal move")
             return best.move
-        values = _values(snapshot, self._tables.probe(position).moves)
+        if snapshot.pending is None:
+            # The best move alone (the search stops at the first move that
+            # wins in time, or holds the draw).
+            try:
+                within = self._tables.best_within(position, snapshot.turns_left, budget=self._budget)
+            except BudgetError:
+                values = _values(snapshot, self._tables.probe(position).moves)
+            else:
+                if within is None:
+                    raise ValueError("no legal move")
+                # The policy chooses among the tables' best moves: only when
+                # the limit changes nothing for the bot (not winning, and a
+                # loss under the limit only if the tables say loss).
+                if within["table_value"] != "win" and within["value"] == within["table_value"]:
+                    chosen = self._policy_move(position)
+                    if chosen is not None:
+                        return chosen.move
+                return Move.parse(position, str(within["move"]))
+        else:
+            # A capture state the bot did not plan: every action's value.
+            values = _limited_values(self._tables, snapshot, self._budget)
         if not values:
             raise ValueError("no legal move")
-        best_value = min(
-            values.values(), key=lambda v: _rank(v.value, v.dtc, v.beyond_limit)
-        )
-        if snapshot.pending is None and best_value.value != "win":
+        best_value = min(values.values(), key=_rank)
+        if (
+            snapshot.pending is None
+            and best_value.value != "win"
+            and best_value.limit_value == best_value.value
+        ):
             chosen = self._policy_move(position)
             if chosen is not None:
                 return chosen.move

@@ -38,6 +38,13 @@ create_exception!(
     "A tablebase directory or file that is missing, damaged or of another rule set."
 );
 
+create_exception!(
+    mill_solver,
+    BudgetError,
+    SolverError,
+    "A search under the turn limit expanded its budget of positions without an answer (no value is guessed)."
+);
+
 const POSITION_ERROR_DOC: &str = "A position text that cannot be parsed, or an illegal position \
      (also a ValueError).";
 const MOVE_ERROR_DOC: &str =
@@ -102,6 +109,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("PositionError", position_error_type(py)?.bind(py))?;
     m.add("MoveError", move_error_type(py)?.bind(py))?;
     m.add("TablebaseError", py.get_type::<TablebaseError>())?;
+    m.add("BudgetError", py.get_type::<BudgetError>())?;
     nine::register(m)?;
     boards::register(m)?;
     games::register(m)?;

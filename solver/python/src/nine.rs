@@ -6,7 +6,7 @@
 //! the order of the position text and of OpenSpiel's `nine_mens_morris`.
 
 use super::args::{int_in, integer, is_sequence, type_name, IntProblem};
-use super::{batch, move_error, position_error, SolverError, TablebaseError};
+use super::{batch, move_error, position_error, BudgetError, SolverError, TablebaseError};
 use mill::analysis::{Analysis, AnalysisError, Analyst, MoveValue, SearchOptions, Source};
 use mill::board::Nine;
 use mill::database::parse_file_name;
@@ -14,6 +14,7 @@ use mill::duel::games::Nine as NineGame;
 use mill::duel::policy::PolicyError;
 use mill::duel::{seeded, DuelError, Policy};
 use mill::geometry::NINE_READING;
+use mill::horizon::{Horizon, HorizonError, DEFAULT_BUDGET};
 use mill::notation::{draw_nine, move_order, parse_move, point, reading_rank};
 use mill::position::{Color, Move, Position};
 use mill::probe::{ProbeError, Tablebases};
@@ -58,6 +59,14 @@ pub(crate) fn probe_error(e: ProbeError) -> PyErr {
     match e {
         ProbeError::Illegal(_) | ProbeError::Placement => position_error(e.to_string()),
         ProbeError::Table(_) | ProbeError::NoDirectory(_) => TablebaseError::new_err(e.to_string()),
+    }
+}
+
+/// The exception for an error of the search under a turn limit.
+fn horizon_error(e: HorizonError) -> PyErr {
+    match e {
+        HorizonError::Probe(e) => probe_error(e),
+        HorizonError::Budget { .. } => BudgetError::new_err(e.to_string()),
     }
 }
 
@@ -1032,6 +1041,84 @@ impl PyTablebases {
         self.with_analyst(py, |a| a.best(&pos))
             .map(|m| m.map(PyMoveValue))
             .map_err(analysis_error)
+    }
+
+    /// Values under a turn limit (`solver nine probe --turns-left`): the
+    /// value of a moving-phase `position` and of each of its moves when the
+    /// game is a draw after `turns_left` more turns (plies; this position's
+    /// move included: OpenSpiel's `200 - turn`), by an exact search over
+    /// the tables (`mill::horizon`). Returns the command's JSON object as a
+    /// dict: `position`, `plies`, `value` (under the limit), `table_value`,
+    /// `dtc`, `nodes`, `moves` (best under the limit first, each `move`,
+    /// `value`, `table_value`, `dtc`). `budget` (default 5,000,000)
+    /// bounds the positions the search expands: past it `BudgetError` is
+    /// raised, never an inexact value. A placement position is a
+    /// `PositionError`. The GIL is released while it searches.
+    #[pyo3(signature = (position, turns_left, *, budget = None))]
+    fn probe_within<'py>(
+        &self,
+        py: Python<'py>,
+        position: PositionArg,
+        turns_left: &Bound<'py, PyAny>,
+        budget: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let pos = position.position()?;
+        let plies = int_in(turns_left, "turns_left", 0, i128::from(u16::MAX))? as u16;
+        let budget = match budget {
+            Some(b) => int_in(b, "budget", 1, i128::from(u64::MAX >> 1))? as u64,
+            None => DEFAULT_BUDGET,
+        };
+        let tb = Arc::clone(&self.tb);
+        let answer = py.allow_threads(|| {
+            Horizon::new(&tb)
+                .with_budget(budget)
+                .analyse(&pos, plies)
+                .map(|w| w.to_json().to_string())
+        });
+        let text = answer.map_err(horizon_error)?;
+        py.import("json")?.getattr("loads")?.call1((text,))
+    }
+
+    /// The best move under a turn limit, searching only as far as that
+    /// choice needs (what `PerfectBot` plays): a move that wins before the
+    /// limit when there is one, else one that draws, else the slowest
+    /// loss. Returns `None` when the game is over or `turns_left` is 0,
+    /// else a dict: `move`, `value` (under the limit, exact), `table_value`,
+    /// `dtc`, `nodes`. `budget` and errors as for `probe_within`.
+    #[pyo3(signature = (position, turns_left, *, budget = None))]
+    fn best_within<'py>(
+        &self,
+        py: Python<'py>,
+        position: PositionArg,
+        turns_left: &Bound<'py, PyAny>,
+        budget: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let pos = position.position()?;
+        let plies = int_in(turns_left, "turns_left", 0, i128::from(u16::MAX))? as u16;
+        let budget = match budget {
+            Some(b) => int_in(b, "budget", 1, i128::from(u64::MAX >> 1))? as u64,
+            None => DEFAULT_BUDGET,
+        };
+        let tb = Arc::clone(&self.tb);
+        let answer = py.allow_threads(|| {
+            let mut horizon = Horizon::new(&tb).with_budget(budget);
+            let best = horizon.best(&pos, plies)?;
+            Ok::<_, HorizonError>(best.map(|m| {
+                serde_json::json!({
+                    "move": m.mv.to_string(),
+                    "value": m.within.as_str(),
+                    "table_value": m.table.outcome().as_str(),
+                    "dtc": m.table.distance(),
+                    "nodes": horizon.nodes(),
+                })
+                .to_string()
+            }))
+        });
+        let text = answer.map_err(horizon_error)?;
+        match text {
+            None => Ok(py.None().into_bound(py)),
+            Some(text) => py.import("json")?.getattr("loads")?.call1((text,)),
+        }
     }
 
     /// Values of many positions at once: `positions` is a list of

@@ -131,7 +131,14 @@ def test_action_values_and_bot_legality(tables):
                 top = [v for v in values.values() if v.value == analysis.value]
                 assert top
             for v in values.values():
-                assert v.beyond_limit == (v.value != "draw" and v.dtc > MAX_TURNS - snap.turn)
+                # Exact in the moving phase; a win or loss the limit makes
+                # a draw is "beyond" it; a distance to conversion past the
+                # turns left is never a win or loss under the limit.
+                assert v.exact
+                assert v.beyond_limit == (v.value != "draw" and v.limit_value == "draw")
+                assert v.limit_value in (v.value, "draw")
+                if v.value != "draw" and v.dtc > MAX_TURNS - snap.turn:
+                    assert v.limit_value == "draw"
             action = bot.step(state)
             assert action in state.legal_actions()
             chosen = values[action]

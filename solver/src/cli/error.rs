@@ -53,6 +53,9 @@ pub enum CliError {
     /// Nine Men's Morris: an analysis (tables or placement search).
     #[error(transparent)]
     Analysis(#[from] mill::analysis::AnalysisError),
+    /// Nine Men's Morris: a search under a ply limit (`probe --turns-left`).
+    #[error(transparent)]
+    Horizon(#[from] mill::horizon::HorizonError),
     /// Nine Men's Morris: Malom's files.
     #[error(transparent)]
     Malom(#[from] mill::malom::MalomError),

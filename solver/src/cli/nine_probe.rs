@@ -8,6 +8,7 @@ use super::{parse_position, print_json, CliResult};
 use mill::analysis::{table_mib, Analyst, SearchOptions, Source};
 use mill::board::Nine;
 use mill::duel::games::Nine as NineGame;
+use mill::horizon::Horizon;
 use mill::notation::{draw_nine, parse_move};
 use mill::placement::{MoveOrder, PlacementSearch, SearchStats};
 use mill::position::{Color, Position};
@@ -53,6 +54,15 @@ pub struct ProbeArgs {
     pub json: bool,
     #[command(flatten)]
     pub policy: PolicyArgs,
+    /// Values when the game is a draw after N more turns (plies), this
+    /// position's included, as OpenSpiel's 200-turn limit makes them
+    /// (N = 200 − turn): an exact search over the moving-phase tables.
+    #[arg(long, value_name = "N", conflicts_with = "batch")]
+    pub turns_left: Option<u16>,
+    /// With --turns-left: give up (exit 1) after expanding this many
+    /// positions rather than answer inexactly.
+    #[arg(long, value_name = "NODES", default_value_t = mill::horizon::DEFAULT_BUDGET, requires = "turns_left")]
+    pub budget: u64,
 }
 
 /// Arguments of `solver nine play`.
@@ -186,6 +196,9 @@ pub fn probe(args: ProbeArgs) -> CliResult {
             .map_err(|e| format!("move `{text}`: {e}"))?;
         pos = pos.apply(m);
     }
+    if let Some(turns) = args.turns_left {
+        return within(&args, &pos, turns);
+    }
     let a = engine.analyse(&pos)?;
     let choice = policy_move(&tb, &pos, &[], &args.policy, &mut args.policy.rng())?;
     if args.json {
@@ -217,6 +230,45 @@ pub fn probe(args: ProbeArgs) -> CliResult {
         println!(
             "(the {} policy needs the tables of this position: placement positions need `generate --placement`)",
             args.policy.policy
+        );
+    }
+    Ok(())
+}
+
+/// `solver nine probe --turns-left N`: every move's value when the game
+/// is a draw after N more plies, next to the tables' value.
+fn within(args: &ProbeArgs, pos: &Position, turns: u16) -> CliResult {
+    if pos.placing() {
+        return Err(CliError::input(
+            "--turns-left needs a moving-phase position (no stones in hand)",
+        ));
+    }
+    let tb = open(&args.tables)?.in_memory();
+    let started = Instant::now();
+    let w = Horizon::new(&tb)
+        .with_budget(args.budget)
+        .analyse(pos, turns)?;
+    let seconds = started.elapsed().as_secs_f64();
+    if args.json {
+        let mut doc = w.to_json();
+        doc["seconds"] = json!(seconds);
+        return print_json(&doc);
+    }
+    print!("{}", draw_nine(pos));
+    println!("{pos}");
+    println!(
+        "{} to move, {turns} turns left: {} (tables: {}; {} positions searched in {seconds:.3} s)",
+        color_name(pos.to_move),
+        w.within,
+        describe(w.table.outcome(), w.table.distance()),
+        w.nodes,
+    );
+    for m in &w.moves {
+        println!(
+            "  {:<10} {:<5} (tables: {})",
+            m.mv.to_string(),
+            m.within.as_str(),
+            describe(m.table.outcome(), m.table.distance())
         );
     }
     Ok(())
