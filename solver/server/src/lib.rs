@@ -29,6 +29,7 @@ use axum::Router;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use mill::analysis::SearchOptions;
+use mill::duel::Policy;
 use mill::position::Rules;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
@@ -453,7 +454,7 @@ struct PositionParams {
     position: Option<String>,
 }
 
-/// The query of `/api/toguz/search`: `position` and `time`.
+/// The query of `/api/toguz/search`: `position`, `time` and `multipv`.
 #[derive(serde::Deserialize, Debug, Default)]
 #[serde(deny_unknown_fields)]
 struct SearchParams {
@@ -461,6 +462,106 @@ struct SearchParams {
     position: Option<String>,
     /// Search time in seconds.
     time: Option<String>,
+    /// Root moves to score: 1..9 or `all` (default 1).
+    multipv: Option<String>,
+}
+
+/// The query of `/api/toguz/review`: the game's moves (`record`, PlayOK
+/// movetext), its start `position` (default the start) and the search
+/// `time` per position.
+#[derive(serde::Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+struct ReviewParams {
+    /// The moves: a PlayOK record's movetext (tags allowed).
+    record: Option<String>,
+    /// The position the moves start from (default: the start).
+    position: Option<String>,
+    /// Search time per position, seconds.
+    time: Option<String>,
+}
+
+/// The query of `/api/toguz/replay`: `record` and `position` as in
+/// [`ReviewParams`].
+#[derive(serde::Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+struct RecordParams {
+    /// The moves: a PlayOK record's movetext (tags allowed).
+    record: Option<String>,
+    /// The position the moves start from (default: the start).
+    position: Option<String>,
+}
+
+/// The query of `best`: `position`, and the perfect player's style
+/// (`policy`, `seed`).
+#[derive(serde::Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+struct BestParams {
+    /// A position in the game's text format (URL-encoded).
+    position: Option<String>,
+    /// `fast`, `random` or `ultra` (docs/policies.md).
+    policy: Option<String>,
+    /// Seed of `random` and `ultra`'s choice among equal moves.
+    seed: Option<String>,
+}
+
+/// The query of `replay`: a start `position` and the `moves` played from it.
+#[derive(serde::Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+struct ReplayParams {
+    /// The start position (URL-encoded).
+    position: Option<String>,
+    /// Moves separated by spaces, in the game's notation.
+    moves: Option<String>,
+}
+
+/// Longest accepted move list or game record, in bytes (the URI limit
+/// bounds it anyway).
+pub const MAX_RECORD: usize = 2000;
+
+/// A record parameter (`moves`, `record`): present, not too long.
+fn record_param<'a>(name: &str, value: &'a Option<String>) -> Result<&'a str, ApiError> {
+    let text = value
+        .as_deref()
+        .ok_or_else(|| ApiError::bad_request(format!("missing parameter `{name}`")))?;
+    if text.len() > MAX_RECORD {
+        return Err(ApiError::bad_request(format!(
+            "`{name}` is longer than {MAX_RECORD} bytes"
+        )));
+    }
+    Ok(text)
+}
+
+/// The perfect player's style of a `best` request: `policy` (`fast`, the
+/// default; `random`; `ultra`) and its `seed` (default 0). Any other value
+/// is a 400.
+fn style(params: &BestParams) -> Result<(Policy, u64), ApiError> {
+    let policy = match params.policy.as_deref().map(str::trim) {
+        None | Some("fast") => Policy::Fast,
+        Some("random") => Policy::Random,
+        Some("ultra") => Policy::Ultra(Default::default()),
+        Some(other) => {
+            return Err(ApiError::bad_request(format!(
+                "`policy` must be fast, random or ultra (got `{}`)",
+                other.chars().take(40).collect::<String>()
+            )))
+        }
+    };
+    let seed = match params.seed.as_deref().map(str::trim) {
+        None => 0,
+        Some(s) => s.parse::<u64>().map_err(|_| {
+            ApiError::bad_request(format!(
+                "`seed` must be a whole number from 0 to {} (got `{}`)",
+                u64::MAX,
+                s.chars().take(40).collect::<String>()
+            ))
+        })?,
+    };
+    Ok((policy, seed))
+}
+
+/// At most 40 characters of a user's text, for an error message.
+fn clip(text: &str) -> String {
+    text.chars().take(40).collect()
 }
 
 /// The query of the paths without parameters: none.
