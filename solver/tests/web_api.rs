@@ -540,10 +540,7 @@ fn unknown_and_repeated_parameters_are_refused_everywhere() {
             "/api/nine/replay",
             format!("position={nine}&moves=c4-d7xa4"),
         ),
-        (
-            "/api/three/replay",
-            format!("position={three}&moves=b2"),
-        ),
+        ("/api/three/replay", format!("position={three}&moves=b2")),
         ("/api/toguz/replay", "record=7%208".to_string()),
         ("/api/toguz/review", "record=7%208&time=0.01".to_string()),
     ] {
@@ -739,7 +736,9 @@ fn the_perfect_players_styles_play_a_best_move() {
         for seed in [1, 2, 3] {
             let answer = ok(get(
                 addr,
-                &format!("/api/three/best?position=.........%20w%203%203&policy={policy}&seed={seed}"),
+                &format!(
+                    "/api/three/best?position=.........%20w%203%203&policy={policy}&seed={seed}"
+                ),
             ));
             assert_eq!(answer["best"]["move"], "b2", "{policy}: {answer}");
             assert_eq!(answer["best"]["value"], "win");
@@ -808,7 +807,10 @@ fn move_lists_replay_by_the_rules() {
         assert!(e.starts_with(says), "{list}: {e}");
     }
     let e = error(
-        &get(addr, &format!("/api/nine/replay?position={}", web::encode(start))),
+        &get(
+            addr,
+            &format!("/api/nine/replay?position={}", web::encode(start)),
+        ),
         400,
         "bad-request",
     );
@@ -957,21 +959,25 @@ fn toguz_records_replay_and_review() {
         board.make(text[..1].parse::<u8>().unwrap() - 1);
     }
     let svg = answer["svg"].as_str().unwrap();
-    assert!(svg.starts_with("<svg") && svg.contains("data-plot="), "{svg}");
+    assert!(
+        svg.starts_with("<svg") && svg.contains("data-plot="),
+        "{svg}"
+    );
     // Too long a review for the server's limit is refused before it runs.
     let e = error(
         &get(
             addr,
-            &format!(
-                "/api/toguz/review?record={}&time=2",
-                web::encode(&movetext)
-            ),
+            &format!("/api/toguz/review?record={}&time=2", web::encode(&movetext)),
         ),
         400,
         "bad-request",
     );
     assert!(e.contains("limit"), "{e}");
     for bad in ["", "record=1.%2076&time=0", "time=0.1", "record=%5BEvent"] {
-        error(&get(addr, &format!("/api/toguz/review?{bad}")), 400, "bad-request");
+        error(
+            &get(addr, &format!("/api/toguz/review?{bad}")),
+            400,
+            "bad-request",
+        );
     }
 }

@@ -1174,7 +1174,7 @@ const Toguz = {
       const p = r.players.map((pl, i) => {
         const side = i ? "Black" : "White";
         const counts = ["best", "good", "inaccuracy", "mistake", "blunder"]
-          .map((l, k) => `${pl.labels[k]} ${l}`).join(", ");
+          .map((l, k) => `${l} ${pl.labels[k]}`).join(", ");
         return `${side}${pl.name && pl.name !== "?" ? " (" + pl.name + ")" : ""}: ${counts}; ` +
           `mean loss ${pl.mean_loss.toFixed(2)} stones`;
       });
