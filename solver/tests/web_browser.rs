@@ -1237,13 +1237,6 @@ async fn toguz_review(
     {
         return Err(format!("review labels {labels}"));
     }
-    client
-        .execute(
-            "document.getElementById('t-review').scrollIntoView();",
-            vec![],
-        )
-        .await
-        .map_err(|e| e.to_string())?;
     shot(client, shots.join("toguz-review.png")).await?;
     // A click on the graph's left end goes to the start.
     client
