@@ -444,6 +444,39 @@ fn connections_beyond_the_cap_wait_for_a_free_one() {
     assert!(started.elapsed() < Duration::from_secs(3));
 }
 
+#[test]
+fn one_client_cannot_take_every_connection() {
+    let mut config = web::config(web::tables(7));
+    config.max_connections = 16;
+    config.max_client_connections = 2;
+    config.header_timeout = Duration::from_secs(30);
+    let addr = web::start(config);
+    let first = TcpStream::connect(addr).unwrap();
+    let _second = TcpStream::connect(addr).unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    // A third connection from the same address is closed at once.
+    let mut third = TcpStream::connect(addr).unwrap();
+    let _ = write!(
+        third,
+        "GET /style.css HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    );
+    third
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    let mut byte = [0u8; 1];
+    let closed = third.read(&mut byte);
+    assert!(
+        matches!(&closed, Ok(0))
+            || matches!(&closed, Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset),
+        "a connection beyond the client's share was served: {closed:?}"
+    );
+    // One of its connections closes: it is served again.
+    drop(first);
+    std::thread::sleep(Duration::from_millis(200));
+    let reply = get(addr, "/style.css");
+    assert_eq!(reply.status, 200);
+}
+
 /// A copy of the small tables with the 3-3 table's blocks and the 3-4
 /// table's header damaged (bytes flipped, as `nine_damage.rs` does).
 fn damaged_tables() -> std::path::PathBuf {

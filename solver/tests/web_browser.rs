@@ -589,7 +589,17 @@ async fn phone(client: &Client, base: &str, shots: &std::path::Path) -> Result<(
     wait(client, fits)
         .await
         .map_err(|e| format!("the Toguz review at 390 px: {e}"))?;
+    top(client).await?;
     shot(client, shots.join("toguz-phone.png")).await
+}
+
+/// Scroll the page to its top (for a screenshot after clicks further down).
+async fn top(client: &Client) -> Result<()> {
+    client
+        .execute("window.scrollTo(0, 0);", vec![])
+        .await
+        .map(|_| ())
+        .map_err(|e| e.to_string())
 }
 
 /// The values on the page are the API's; a capture played by clicks.
@@ -1237,6 +1247,7 @@ async fn toguz_review(
     {
         return Err(format!("review labels {labels}"));
     }
+    top(client).await?;
     shot(client, shots.join("toguz-review.png")).await?;
     // A click on the graph's left end goes to the start.
     client

@@ -79,6 +79,10 @@ pub struct Config {
     /// Connections served at once; further ones wait in the listen queue
     /// until one closes.
     pub max_connections: usize,
+    /// Connections one client address may hold at once (fairness: one
+    /// client cannot take every slot); a further connection from it is
+    /// closed at once.
+    pub max_client_connections: usize,
     /// `Host` names answered besides the defaults (see [`HostCheck`]):
     /// `name` (any port) or `name:port`, e.g. the name of a reverse proxy.
     pub allow_hosts: Vec<String>,
@@ -104,6 +108,7 @@ impl Default for Config {
             toguz_hash_mib: 16,
             header_timeout: Duration::from_secs(10),
             max_connections: 256,
+            max_client_connections: 128,
             allow_hosts: Vec::new(),
         }
     }
@@ -133,6 +138,7 @@ pub struct AppState {
     toguz: toguz::ToguzState,
     header_timeout: Duration,
     max_connections: usize,
+    max_client_connections: usize,
     allow_hosts: Vec<String>,
 }
 
@@ -177,6 +183,7 @@ impl AppState {
             toguz: toguz::ToguzState::new(config),
             header_timeout: config.header_timeout,
             max_connections: config.max_connections.max(1),
+            max_client_connections: config.max_client_connections.max(1),
             allow_hosts: config.allow_hosts.clone(),
         }))
     }
@@ -368,6 +375,47 @@ fn split_host(host: &str) -> Option<(String, Option<u16>)> {
     (!name.is_empty()).then(|| (name.to_string(), port))
 }
 
+/// The connections each client address holds now, for the per-client cap.
+struct Clients {
+    limit: usize,
+    open: std::sync::Mutex<std::collections::HashMap<IpAddr, usize>>,
+}
+
+/// One connection of a client address; counted until dropped.
+struct ClientSlot {
+    clients: Arc<Clients>,
+    ip: IpAddr,
+}
+
+impl Clients {
+    /// A slot for a connection from `ip`, or `None` when that address
+    /// already holds `limit` connections.
+    fn enter(self: &Arc<Clients>, ip: IpAddr) -> Option<ClientSlot> {
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        let n = open.entry(ip).or_insert(0);
+        if *n >= self.limit {
+            return None;
+        }
+        *n += 1;
+        Some(ClientSlot {
+            clients: self.clone(),
+            ip,
+        })
+    }
+}
+
+impl Drop for ClientSlot {
+    fn drop(&mut self) {
+        let mut open = self.clients.open.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = open.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                open.remove(&self.ip);
+            }
+        }
+    }
+}
+
 /// Largest read buffer of a connection (the request head must fit).
 const MAX_BUFFER: usize = 64 * 1024;
 
@@ -379,9 +427,15 @@ const MAX_BUFFER: usize = 64 * 1024;
 /// both half-sent requests and idle connections), a bounded read buffer,
 /// and at most `max_connections` connections at once (a semaphore permit
 /// is taken before each accept, so further clients wait in the kernel's
-/// listen queue).
+/// listen queue); a client address that already holds
+/// `max_client_connections` has a further connection closed at once, so
+/// that one client cannot take every slot.
 pub async fn serve(listener: tokio::net::TcpListener, state: Arc<AppState>) -> std::io::Result<()> {
     let slots = Arc::new(Semaphore::new(state.max_connections));
+    let clients = Arc::new(Clients {
+        limit: state.max_client_connections,
+        open: Default::default(),
+    });
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(state.header_timeout)
@@ -393,8 +447,8 @@ pub async fn serve(listener: tokio::net::TcpListener, state: Arc<AppState>) -> s
         let Ok(permit) = slots.clone().acquire_owned().await else {
             return Ok(()); // never closed
         };
-        let stream = match listener.accept().await {
-            Ok((stream, _)) => stream,
+        let (stream, peer) = match listener.accept().await {
+            Ok(accepted) => accepted,
             Err(e) => {
                 // Out of file descriptors and the like: wait, do not spin.
                 eprintln!("accept failed: {e}");
@@ -402,12 +456,17 @@ pub async fn serve(listener: tokio::net::TcpListener, state: Arc<AppState>) -> s
                 continue;
             }
         };
+        let Some(client) = clients.enter(peer.ip()) else {
+            drop(stream); // this client holds its share of the slots
+            continue;
+        };
         let _ = stream.set_nodelay(true);
         let connection =
             http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
         tokio::spawn(async move {
             // Errors here are the client's (reset, timeout): nothing to do.
             let _ = connection.await;
+            drop(client);
             drop(permit);
         });
     }

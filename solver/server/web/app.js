@@ -51,19 +51,30 @@ const NO_TABLES = ["missing-table", "no-tables"];
 
 // `body[data-busy]` is "1" while any request is pending (the tests wait on
 // it); the visible indicator appears once one has taken 200 ms.
+// From a second on it counts the seconds the page has been waiting.
 let busy = 0;
 let busyTimer = null;
+let busyClock = null;
 function setBusy(delta) {
   busy += delta;
   document.body.dataset.busy = busy > 0 ? "1" : "0";
   if (busy > 0 && busyTimer === null && $("busy").hidden) {
     busyTimer = setTimeout(() => {
       busyTimer = null;
-      if (busy > 0) $("busy").hidden = false;
+      if (busy === 0) return;
+      $("busy").hidden = false;
+      const since = Date.now() - 200;
+      $("busy-text").textContent = "Working…";
+      busyClock = setInterval(() => {
+        const seconds = Math.floor((Date.now() - since) / 1000);
+        if (seconds >= 1) $("busy-text").textContent = `Working… ${seconds} s`;
+      }, 250);
     }, 200);
   } else if (busy === 0) {
     clearTimeout(busyTimer);
+    clearInterval(busyClock);
     busyTimer = null;
+    busyClock = null;
     $("busy").hidden = true;
   }
 }
