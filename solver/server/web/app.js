@@ -1048,6 +1048,13 @@ const Toguz = {
     }
     $("t-status").textContent = status;
     this.renderValues(values);
+    if (values && !this.values && $("t-analysis").textContent === ENGINE_HINT) {
+      // The review's values: what it says of the move played here.
+      const m = this.review.moves[this.index];
+      $("t-analysis").textContent = `Review: ${m.side} played ${m.move} (${m.label}, ` +
+        `${m.loss.toFixed(2)} stones lost); the engine's move ${m.best_move}. ` +
+        `Every hole's value from the review's search (depth ${m.depth}).`;
+    }
     const record = $("t-record");
     record.innerHTML = "";
     this.record.forEach((text, i) => {
