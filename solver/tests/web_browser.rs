@@ -1038,7 +1038,7 @@ async fn nine_game(
         }
         pos = mill::movegen::apply(&pos, m);
     }
-    if mill::movegen::game_over(&pos, flying).is_none() || moves.len() % 2 != 0 {
+    if mill::movegen::game_over(&pos, flying).is_none() || !moves.len().is_multiple_of(2) {
         return Err(format!(
             "the record {moves:?} does not end with Black's win"
         ));

@@ -153,25 +153,18 @@ fn parse_text(text: &str) -> Result<Position, ApiError> {
         .map_err(|e| ApiError::bad_request(format!("bad position: {e}")))
 }
 
-/// The `best` object of a position (placement positions from the worker).
-async fn answer_of(
+/// The perfect player's `best` object (`fast`): placement positions from
+/// the worker, moving-phase ones from the tables on the blocking pool.
+async fn fast_best(
     nine: &NineState,
     tb: &'static Tablebases,
     pos: Position,
-    ask: Ask,
 ) -> Result<serde_json::Value, ApiError> {
     if pos.placing() {
-        return nine.placement(pos, ask).await;
+        return nine.placement(pos, Ask::Best).await;
     }
     let options = nine.options;
-    blocking(move || {
-        let mut analyst = Analyst::new(tb, options);
-        Ok(match ask {
-            Ask::Analyse => analyst.analyse(&pos)?.to_json(),
-            Ask::Best => best_json(&pos, analyst.best(&pos)?),
-        })
-    })
-    .await
+    blocking(move || Ok(best_json(&pos, Analyst::new(tb, options).best(&pos)?))).await
 }
 
 /// The routes of `/api/nine` (the server's rule set) and
@@ -194,7 +187,7 @@ pub fn routes() -> Router<Arc<AppState>> {
                 &format!("/api/{prefix}/probe"),
                 get(move |state: Shared, query: Query| async move {
                     let nine = pick(&state);
-                    analyse(nine, query, Ask::Analyse)
+                    analyse(nine, query)
                         .await
                         .map_err(|e| e.without_path(&nine.dir))
                 }),
@@ -260,7 +253,7 @@ async fn best(nine: &NineState, query: Query<BestParams>) -> Result<Response, Ap
             return Ok(json(answer));
         }
     }
-    let mut answer = answer_of(nine, tb, pos, Ask::Best).await?;
+    let mut answer = fast_best(nine, tb, pos).await?;
     answer["policy"] = "fast".into();
     Ok(json(answer))
 }
@@ -293,23 +286,19 @@ fn replay(nine: &NineState, query: Query<ReplayParams>) -> Result<Response, ApiE
     Ok(json(object!({"positions": positions, "moves": played})))
 }
 
-/// `probe` and `best`: placement positions to the worker, moving-phase
-/// ones to the tables on the blocking pool.
-async fn analyse(nine: &NineState, query: Query, ask: Ask) -> Result<Response, ApiError> {
+/// `probe`: placement positions to the worker, moving-phase ones to the
+/// tables on the blocking pool.
+async fn analyse(nine: &NineState, query: Query) -> Result<Response, ApiError> {
     let pos = parse(query)?;
     let tb = nine.tables()?;
     if pos.placing() {
-        return nine.placement(pos, ask).await.map(json);
+        return nine.placement(pos, Ask::Analyse).await.map(json);
     }
     let options = nine.options;
     blocking(move || {
-        let mut analyst = Analyst::new(tb, options);
-        Ok(match ask {
-            // Serialised straight into the body: the object of
-            // `Analysis::to_json`.
-            Ask::Analyse => axum::Json(analyst.analyse(&pos)?).into_response(),
-            Ask::Best => json(best_json(&pos, analyst.best(&pos)?)),
-        })
+        // Serialised straight into the body: the object of
+        // `Analysis::to_json`.
+        Ok(axum::Json(Analyst::new(tb, options).analyse(&pos)?).into_response())
     })
     .await
 }
