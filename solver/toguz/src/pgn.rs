@@ -242,6 +242,46 @@ mod tests {
     }
 
     #[test]
+    fn lone_holes_replay_to_the_same_game() {
+        let full = &parse(TWO).unwrap()[0];
+        let holes = Game {
+            moves: full.moves.iter().map(|m| m[..1].to_string()).collect(),
+            ..Game::default()
+        };
+        assert_eq!(replay(&holes).unwrap().board, replay(full).unwrap().board);
+        // A hole the board says is empty is still refused: White's 7 (its
+        // nine stones sown, the hole left empty), Black's 8, White's 7.
+        let mut board = Board::start();
+        board.make(6);
+        board.make(7);
+        assert!(!board.is_legal(6));
+        let empty = Game {
+            moves: vec!["7".into(), "8".into(), "7".into()],
+            ..Game::default()
+        };
+        let m = replay(&empty).unwrap_err();
+        assert_eq!((m.ply, m.message.as_str()), (3, "hole 7 is empty"));
+    }
+
+    #[test]
+    fn replay_from_a_position() {
+        let games = parse(TWO).unwrap();
+        let first_two = Game {
+            moves: games[0].moves[..2].to_vec(),
+            ..Game::default()
+        };
+        let rest = Game {
+            moves: games[0].moves[2..].to_vec(),
+            ..Game::default()
+        };
+        let middle = replay(&first_two).unwrap().board;
+        assert_eq!(
+            replay_from(middle, &rest).unwrap().board,
+            replay(&games[0]).unwrap().board
+        );
+    }
+
+    #[test]
     fn bad_tag_is_an_error() {
         assert!(matches!(
             parse("[Event\n1. 76"),
