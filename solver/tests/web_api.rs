@@ -450,6 +450,39 @@ fn connections_beyond_the_cap_wait_for_a_free_one() {
     assert!(started.elapsed() < Duration::from_secs(3));
 }
 
+#[test]
+fn one_client_cannot_take_every_connection() {
+    let mut config = web::config(web::tables(7));
+    config.max_connections = 16;
+    config.max_client_connections = 2;
+    config.header_timeout = Duration::from_secs(30);
+    let addr = web::start(config);
+    let first = TcpStream::connect(addr).unwrap();
+    let _second = TcpStream::connect(addr).unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    // A third connection from the same address is closed at once.
+    let mut third = TcpStream::connect(addr).unwrap();
+    let _ = write!(
+        third,
+        "GET /style.css HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    );
+    third
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    let mut byte = [0u8; 1];
+    let closed = third.read(&mut byte);
+    assert!(
+        matches!(&closed, Ok(0))
+            || matches!(&closed, Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset),
+        "a connection beyond the client's share was served: {closed:?}"
+    );
+    // One of its connections closes: it is served again.
+    drop(first);
+    std::thread::sleep(Duration::from_millis(200));
+    let reply = get(addr, "/style.css");
+    assert_eq!(reply.status, 200);
+}
+
 /// A copy of the small tables with the 3-3 table's blocks and the 3-4
 /// table's header damaged (bytes flipped, as `nine_damage.rs` does).
 fn damaged_tables() -> std::path::PathBuf {
@@ -542,14 +575,24 @@ fn unknown_and_repeated_parameters_are_refused_everywhere() {
         ("/api/three/stats", String::new()),
         ("/api/toguz/show", format!("position={toguz}")),
         ("/api/toguz/search", format!("position={toguz}&time=0.1")),
+        (
+            "/api/nine/replay",
+            format!("position={nine}&moves=c4-d7xa4"),
+        ),
+        ("/api/three/replay", format!("position={three}&moves=b2")),
+        ("/api/toguz/replay", "record=7%208".to_string()),
+        ("/api/toguz/review", "record=7%208&time=0.01".to_string()),
     ] {
         let sep = if query.is_empty() { "" } else { "&" };
         // The request as it is answers; with an extra parameter it is a 400.
         let r = get(addr, &format!("{path}?{query}"));
         assert_eq!(r.status, 200, "{path}?{query}: {}", r.body);
         for extra in ["foo=1", "time=5", "position=x"] {
-            if path == "/api/toguz/search" && extra == "time=5" {
-                continue; // `time` is its own parameter (repeated below)
+            if path.starts_with("/api/toguz/re") && extra == "position=x" {
+                continue; // `position` is theirs (the start of the moves)
+            }
+            if ["/api/toguz/search", "/api/toguz/review"].contains(&path) && extra == "time=5" {
+                continue; // `time` is their own parameter (repeated below)
             }
             let target = format!("{path}?{query}{sep}{extra}");
             let e = error(&get(addr, &target), 400, "bad-request");
@@ -680,4 +723,300 @@ fn other_host_names_are_refused_against_dns_rebinding() {
     }
     let r = web::request_with_host(proxied, "GET", target, Some("other.example"));
     error(&r, 403, "bad-host");
+}
+
+/// Every position of a move list, by the library's rules.
+fn nine_line(start: &str, moves: &[&str]) -> Vec<String> {
+    let mut pos: Position = start.parse().unwrap();
+    let mut out = vec![pos.to_string()];
+    for m in moves {
+        pos = pos.apply(mill::notation::parse_move::<Nine>(&pos, STD, m).unwrap());
+        out.push(pos.to_string());
+    }
+    out
+}
+
+#[test]
+fn the_perfect_players_styles_play_a_best_move() {
+    let addr = server();
+    let tb = Tablebases::open(web::tables(7), STD).unwrap();
+    for text in MOVING {
+        let pos: Position = text.parse().unwrap();
+        let values = tb.best_moves(&pos).unwrap();
+        let best = values[0].1;
+        for policy in ["fast", "random", "ultra"] {
+            let mut chosen = std::collections::BTreeSet::new();
+            for seed in 0..6u64 {
+                let target = format!(
+                    "/api/nine/best?position={}&policy={policy}&seed={seed}",
+                    web::encode(text)
+                );
+                let answer = ok(get(addr, &target));
+                assert_eq!(answer["policy"], policy, "{answer}");
+                let mv = answer["best"]["move"].as_str().unwrap().to_string();
+                let value = values
+                    .iter()
+                    .find(|(m, _)| m.to_string() == mv)
+                    .unwrap_or_else(|| panic!("{text}: {mv} is not a legal move"))
+                    .1;
+                assert_eq!(value, best, "{text} {policy}: {mv} is not a best move");
+                // The same seed, the same move.
+                assert_eq!(ok(get(addr, &target))["best"]["move"], json!(mv));
+                chosen.insert(mv);
+            }
+            if policy == "fast" {
+                assert_eq!(chosen.len(), 1, "{text}: fast is deterministic");
+            }
+        }
+    }
+    // Three Men's Morris: only the centre wins from the empty board
+    // (docs/three.md), whatever the style.
+    for policy in ["fast", "random", "ultra"] {
+        for seed in [1, 2, 3] {
+            let answer = ok(get(
+                addr,
+                &format!(
+                    "/api/three/best?position=.........%20w%203%203&policy={policy}&seed={seed}"
+                ),
+            ));
+            assert_eq!(answer["best"]["move"], "b2", "{policy}: {answer}");
+            assert_eq!(answer["best"]["value"], "win");
+        }
+    }
+    // A placement position only the search answers: the search's move,
+    // said to be `fast`'s.
+    let start = web::encode("........................ w 3 3");
+    let answer = ok(get(
+        addr,
+        &format!("/api/nine/best?position={start}&policy=ultra&seed=1"),
+    ));
+    assert_eq!(answer["policy"], "fast", "{answer}");
+    // Anything else is a 400.
+    let nine = web::encode(MOVING[0]);
+    for query in [
+        "policy=secval",
+        "policy=ULTRA",
+        "policy=ultra:2",
+        "policy=",
+        "policy=fast&seed=x",
+        "policy=random&seed=-1",
+        "policy=random&seed=1e3",
+        "policy=random&seed=18446744073709551616",
+    ] {
+        let target = format!("/api/nine/best?position={nine}&{query}");
+        let e = error(&get(addr, &target), 400, "bad-request");
+        assert!(e.contains("policy") || e.contains("seed"), "{target}: {e}");
+    }
+    let e = error(
+        &get(
+            addr,
+            &format!("/api/nine/best?position={nine}&policy=fast&policy=ultra"),
+        ),
+        400,
+        "bad-request",
+    );
+    assert!(e.contains("duplicate field"), "{e}");
+}
+
+#[test]
+fn move_lists_replay_by_the_rules() {
+    let addr = server();
+    let moves = ["d6", "d2", "b4", "f4", "d7", "g1", "d5xg1"];
+    let start = "........................ w 4 3";
+    let target = format!(
+        "/api/nine/replay?position={}&moves={}",
+        web::encode(start),
+        web::encode(&moves.join(" "))
+    );
+    let answer = ok(get(addr, &target));
+    assert_eq!(answer["positions"], json!(nine_line(start, &moves)));
+    assert_eq!(answer["moves"], json!(moves));
+    // The first move that is not legal is named.
+    for (list, says) in [
+        ("d6 d6", "move 2 `d6`"),
+        ("d6 d2 b4 f4 d7 g1 d5", "move 7 `d5`"),
+        ("d6 zz", "move 2 `zz`"),
+    ] {
+        let target = format!(
+            "/api/nine/replay?position={}&moves={}",
+            web::encode(start),
+            web::encode(list)
+        );
+        let e = error(&get(addr, &target), 400, "bad-request");
+        assert!(e.starts_with(says), "{list}: {e}");
+    }
+    let e = error(
+        &get(
+            addr,
+            &format!("/api/nine/replay?position={}", web::encode(start)),
+        ),
+        400,
+        "bad-request",
+    );
+    assert!(e.contains("`moves`"), "{e}");
+    // Three Men's Morris: the centre, then a corner.
+    let answer = ok(get(
+        addr,
+        "/api/three/replay?position=.........%20w%203%203&moves=b2%20a1",
+    ));
+    assert_eq!(
+        answer["positions"],
+        json!(["......... w 3 3", "....W.... b 2 3", "....W.B.. w 2 2"])
+    );
+}
+
+#[test]
+fn toguz_multipv_scores_every_legal_hole() {
+    let addr = server();
+    let answer = ok(get(
+        addr,
+        "/api/toguz/search?position=start&time=0.3&multipv=all",
+    ));
+    let lines = answer["lines"].as_array().expect("lines");
+    let mut holes: Vec<u64> = lines.iter().map(|l| l["hole"].as_u64().unwrap()).collect();
+    assert_eq!(lines[0]["hole"], answer["best"], "{answer}");
+    assert_eq!(lines[0]["score"], answer["score"]);
+    let scores: Vec<i64> = lines.iter().map(|l| l["score"].as_i64().unwrap()).collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+    holes.sort_unstable();
+    assert_eq!(holes, (1..=9).collect::<Vec<u64>>());
+    let three = ok(get(
+        addr,
+        "/api/toguz/search?position=start&time=0.2&multipv=3",
+    ));
+    assert_eq!(three["lines"].as_array().unwrap().len(), 3);
+    for bad in ["0", "10", "x", "-1", "all9"] {
+        let e = error(
+            &get(
+                addr,
+                &format!("/api/toguz/search?position=start&time=0.1&multipv={bad}"),
+            ),
+            400,
+            "bad-request",
+        );
+        assert!(e.contains("multipv"), "{e}");
+    }
+}
+
+/// The movetext of the `n`th game (1-based) of the shared PlayOK records,
+/// or `None` when the data is absent.
+fn playok_game(n: usize) -> Option<(toguz::pgn::Game, String)> {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/data/toguz/playok-games.pgn");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        println!("skipping: {} is absent", path.display());
+        return None;
+    };
+    let game = toguz::pgn::parse(&text).unwrap().swap_remove(n - 1);
+    let movetext = game.moves.join(" ");
+    Some((game, movetext))
+}
+
+#[test]
+fn toguz_records_replay_and_review() {
+    let addr = server();
+    let Some((game, movetext)) = playok_game(2) else {
+        return;
+    };
+    let replayed = toguz::pgn::replay(&game).unwrap();
+    let target = format!("/api/toguz/replay?record={}", web::encode(&movetext));
+    let answer = ok(get(addr, &target));
+    let positions = answer["positions"].as_array().unwrap();
+    assert_eq!(positions.len(), game.moves.len() + 1);
+    assert_eq!(positions[0], toguz::Board::start().to_string());
+    assert_eq!(
+        positions.last().unwrap(),
+        &json!(replayed.board.to_string())
+    );
+    let notation: Vec<&Json> = answer["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| &m["move"])
+        .collect();
+    assert_eq!(notation, game.moves.iter().collect::<Vec<_>>());
+    // Holes alone replay to the same positions.
+    let holes: Vec<String> = game.moves.iter().map(|m| m[..1].to_string()).collect();
+    let by_holes = ok(get(
+        addr,
+        &format!("/api/toguz/replay?record={}", web::encode(&holes.join(" "))),
+    ));
+    assert_eq!(by_holes["positions"], answer["positions"]);
+    // A wrong kazan total is named by its move.
+    let mut wrong = game.moves.clone();
+    let i = wrong.iter().position(|m| m.contains('(')).unwrap();
+    wrong[i] = format!("{}(999)", &wrong[i][..2]);
+    let e = error(
+        &get(
+            addr,
+            &format!("/api/toguz/replay?record={}", web::encode(&wrong.join(" "))),
+        ),
+        400,
+        "bad-request",
+    );
+    assert!(e.starts_with(&format!("move {}", i + 1)), "{e}");
+    // The review of the first 16 plies: each move the record's, White's
+    // curve through every position, each label by the documented
+    // thresholds (docs/toguz.md), every legal hole scored.
+    let first = &game.moves[..16];
+    let answer = ok(get(
+        addr,
+        &format!(
+            "/api/toguz/review?record={}&time=0.02",
+            web::encode(&first.join(" "))
+        ),
+    ));
+    let moves = answer["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 16);
+    assert_eq!(answer["positions"].as_array().unwrap().len(), 17);
+    assert_eq!(answer["white_curve"].as_array().unwrap().len(), 17);
+    let mut board = toguz::Board::start();
+    for (m, text) in moves.iter().zip(first) {
+        assert_eq!(&m["move"], text);
+        let loss = m["loss"].as_f64().unwrap();
+        let best = m["best_hole"] == json!(text[..1].parse::<u8>().unwrap());
+        let label = if best || loss <= 0.005 {
+            "best"
+        } else if loss <= 1.0 {
+            "good"
+        } else if loss <= 3.0 {
+            "inaccuracy"
+        } else if loss <= 7.0 {
+            "mistake"
+        } else {
+            "blunder"
+        };
+        assert_eq!(m["label"], label, "{m}");
+        let scored: Vec<bool> = m["holes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| !h.is_null())
+            .collect();
+        let legal: Vec<bool> = (0..9).map(|h| board.is_legal(h)).collect();
+        assert_eq!(scored, legal, "{m}");
+        board.make(text[..1].parse::<u8>().unwrap() - 1);
+    }
+    let svg = answer["svg"].as_str().unwrap();
+    assert!(
+        svg.starts_with("<svg") && svg.contains("data-plot="),
+        "{svg}"
+    );
+    // Too long a review for the server's limit is refused before it runs.
+    let e = error(
+        &get(
+            addr,
+            &format!("/api/toguz/review?record={}&time=2", web::encode(&movetext)),
+        ),
+        400,
+        "bad-request",
+    );
+    assert!(e.contains("limit"), "{e}");
+    for bad in ["", "record=1.%2076&time=0", "time=0.1", "record=%5BEvent"] {
+        error(
+            &get(addr, &format!("/api/toguz/review?{bad}")),
+            400,
+            "bad-request",
+        );
+    }
 }

@@ -399,3 +399,76 @@ fn games_are_listed_and_without_tables_say_how_to_make_them() {
     error(&get(addr, "/api/six/stats"), 404, "no-tables");
     error(&get(addr, "/api/six/stats?x=1"), 400, "bad-request");
 }
+
+#[test]
+fn move_lists_replay_and_best_has_the_fast_style() {
+    let addr = server();
+    // Placements on Six's board, applied here by hand (points in reading
+    // order a5 c5 e5 …).
+    let answer = ok(get(
+        addr,
+        "/api/six/replay?position=................%20w%206%206&moves=a5%20c5%20e5",
+    ));
+    assert_eq!(
+        answer["positions"],
+        serde_json::json!([
+            "................ w 6 6",
+            "W............... b 5 6",
+            "WB.............. w 5 5",
+            "WBW............. b 4 5"
+        ])
+    );
+    let e = error(
+        &get(
+            addr,
+            "/api/six/replay?position=................%20w%206%206&moves=a5%20a5",
+        ),
+        400,
+        "bad-request",
+    );
+    assert!(e.starts_with("move 2"), "{e}");
+    let start = "................ w 6 6";
+    let fast = ok(get_position(addr, "/api/six/best", start));
+    assert_eq!(fast["policy"], "fast", "{fast}");
+    let same = ok(get(
+        addr,
+        &format!("/api/six/best?position={}&policy=fast", web::encode(start)),
+    ));
+    assert_eq!(same["best"], fast["best"]);
+    // Every style plays one of the best moves: a move whose value, as the
+    // probe gives it, equals the best move's.
+    let probe = ok(get_position(addr, "/api/six/probe", start));
+    let moves = probe["moves"].as_array().unwrap();
+    let best: Vec<&Json> = moves
+        .iter()
+        .filter(|m| m["value"] == moves[0]["value"])
+        .map(|m| &m["move"])
+        .collect();
+    for style in ["random", "ultra"] {
+        for seed in [1, 2, 3] {
+            let url = format!(
+                "/api/six/best?position={}&policy={style}&seed={seed}",
+                web::encode(start)
+            );
+            let answer = ok(get(addr, &url));
+            assert_eq!(answer["policy"], style, "{answer}");
+            assert!(
+                best.contains(&&answer["best"]["move"]),
+                "{answer} not among {best:?}"
+            );
+        }
+    }
+    // Morabaraba's placement is searched: the fast style only.
+    let e = error(
+        &get(
+            addr,
+            &format!(
+                "/api/morabaraba/best?position={}&policy=ultra",
+                web::encode("........................ w 4 4")
+            ),
+        ),
+        400,
+        "bad-request",
+    );
+    assert!(e.contains("only fast"), "{e}");
+}

@@ -3,10 +3,17 @@
 //! page over partial tables (no error, the missing table named, play goes
 //! on with both sides when the perfect player cannot move), survives
 //! malformed URL fragments, plays a complete Three Men's Morris game
-//! against the perfect player by clicking on the board, checks that the
-//! move values a Nine Men's Morris position shows equal the API's, plays a
-//! capture by clicks, plays Toguz Kumalak against the engine (with the
-//! busy indicator showing during a search), opens the tabs of Nine without
+//! against the perfect player (in the `ultra` style) by clicking on the
+//! board, checks that the move values a Nine Men's Morris position shows
+//! equal the API's, plays a capture by clicks, plays the 4-stone game on
+//! Nine's board from the empty board to its end against the perfect
+//! player (placements, mills of both sides, removals, flying; the hint,
+//! "Show values", the record exported, imported, clicked, and an illegal
+//! one refused), plays Toguz Kumalak against the engine (with the busy
+//! indicator showing during a search), imports a PlayOK record, shows
+//! every hole's value and a hint, reviews the game (graph, moves, each
+//! hole's value at a position chosen in the review) and exports it again,
+//! opens the tabs of Nine without
 //! flying, Six Men's Morris, Morabaraba and Lasker Morris (each board drawn
 //! from its geometry, its start the served game's, its move values the
 //! API's), and checks the phone layout
@@ -176,6 +183,28 @@ async fn wait(client: &Client, expr: &str) -> Result<Json> {
     }
 }
 
+async fn click_id(client: &Client, id: &str) -> Result<()> {
+    client
+        .find(Locator::Id(id))
+        .await
+        .map_err(|e| format!("{id}: {e}"))?
+        .click()
+        .await
+        .map_err(|e| format!("click {id}: {e}"))
+}
+
+/// Type `text` into the field `id` (replacing what is there).
+async fn type_into(client: &Client, id: &str, text: &str) -> Result<()> {
+    client
+        .execute(
+            "const f = document.getElementById(arguments[0]); f.value = arguments[1];",
+            vec![json!(id), json!(text)],
+        )
+        .await
+        .map(|_| ())
+        .map_err(|e| format!("{id}: {e}"))
+}
+
 async fn click_point(client: &Client, point: &str) -> Result<()> {
     client
         .find(Locator::Css(&format!(
@@ -212,8 +241,10 @@ async fn run(client: &Client, addr: SocketAddr, shots: &std::path::Path) -> Resu
     landing_with_partial_tables(client, &base, shots).await?;
     fragments(client, &base).await?;
     nine_values(client, addr, &base, shots).await?;
+    nine_game(client, addr, &base, shots).await?;
     three_game(client, addr, &base, shots).await?;
     toguz_game(client, &base, shots).await?;
+    toguz_review(client, addr, &base, shots).await?;
     for (game, position, points, lines) in BOARDS {
         board_tab(client, addr, &base, game, position, points, lines)
             .await
@@ -228,6 +259,15 @@ async fn run(client: &Client, addr: SocketAddr, shots: &std::path::Path) -> Resu
         "document.querySelectorAll('#s-nine svg rect').length > 0",
     )
     .await?;
+    // Every board's tables charted, from its own stats.
+    for game in ["nine-noflying", "six", "morabaraba", "lasker"] {
+        wait(
+            client,
+            &format!("document.querySelectorAll('#s-{game} svg rect').length > 0"),
+        )
+        .await
+        .map_err(|e| format!("statistics of {game}: {e}"))?;
+    }
     shot(client, shots.join("stats.png")).await?;
     phone(client, &base, shots).await
 }
@@ -320,8 +360,9 @@ const BOARDS: [(&str, &str, usize, usize); 4] = [
     ("morabaraba", "W..W...W............B.BB w 0 0", 24, 40),
 ];
 
-/// The server of the test: Nine's tables up to 6 stones (both rule sets),
-/// the 3-stone games of Six and Lasker, Morabaraba's 3-stone subspace.
+/// The server of the test: Nine's tables up to 6 stones (both rule sets)
+/// and every position of its 4-stone game (`--stones 4 --placement`), the
+/// 3-stone games of Six and Lasker, Morabaraba's 3-stone subspace.
 fn boards_config() -> server::Config {
     let nine = web::tables(6);
     let boards = std::env::temp_dir().join(format!("web-browser-boards-{}", std::process::id()));
@@ -331,6 +372,7 @@ fn boards_config() -> server::Config {
             &["nine", "generate", "--no-flying", "--max-stones", "6"][..],
             nine,
         ),
+        (&["nine", "generate", "--stones", "4", "--placement"], nine),
         (&["six", "generate", "--stones", "3"], &boards),
         (&["lasker", "generate", "--stones", "3"], &boards),
         (&["morabaraba", "generate", "--max-stones", "3"], &boards),
@@ -515,7 +557,58 @@ async fn phone(client: &Client, base: &str, shots: &std::path::Path) -> Result<(
     wait(client, fits)
         .await
         .map_err(|e| format!("the charts at 390 px: {e}"))?;
-    shot(client, shots.join("stats-phone.png")).await
+    shot(client, shots.join("stats-phone.png")).await?;
+    // A Toguz review on the phone: the board, the graph and the moves fit.
+    client
+        .goto(&format!("{base}#toguz"))
+        .await
+        .map_err(|e| e.to_string())?;
+    wait(
+        client,
+        "document.querySelectorAll('#t-board g.hole.legal').length > 0",
+    )
+    .await?;
+    click_id(client, "t-import").await?;
+    type_into(client, "t-record-text", PLAYOK).await?;
+    click_id(client, "t-import-go").await?;
+    wait(
+        client,
+        "document.querySelectorAll('#t-record li').length === 12",
+    )
+    .await?;
+    select(client, "t-review-time", "0.02").await?;
+    click_id(client, "t-review-go").await?;
+    wait(
+        client,
+        "document.querySelectorAll('#t-review-moves tbody tr').length === 12",
+    )
+    .await?;
+    client
+        .find(Locator::Css("#t-review-moves tbody tr[data-ply='5']"))
+        .await
+        .map_err(|e| e.to_string())?
+        .click()
+        .await
+        .map_err(|e| e.to_string())?;
+    wait(
+        client,
+        "document.querySelector('#t-review-moves tr.current') && document.querySelectorAll('#t-board g.hole.legal[data-value]').length > 0",
+    )
+    .await?;
+    wait(client, fits)
+        .await
+        .map_err(|e| format!("the Toguz review at 390 px: {e}"))?;
+    top(client).await?;
+    shot(client, shots.join("toguz-phone.png")).await
+}
+
+/// Scroll the page to its top (for a screenshot after clicks further down).
+async fn top(client: &Client) -> Result<()> {
+    client
+        .execute("window.scrollTo(0, 0);", vec![])
+        .await
+        .map(|_| ())
+        .map_err(|e| e.to_string())
 }
 
 /// The values on the page are the API's; a capture played by clicks.
@@ -633,6 +726,9 @@ async fn three_game(
         .await
         .map_err(|e| e.to_string())?;
     wait(client, &format!("{ROWS}.length === 9")).await?;
+    // The perfect player (Black) in the `ultra` style: every move of it
+    // is still checked to be a best move below.
+    select(client, "m-style", "ultra").await?;
     client
         .find(Locator::Id("m-mode"))
         .await
@@ -810,5 +906,387 @@ async fn toguz_game(client: &Client, base: &str, shots: &std::path::Path) -> Res
         "document.getElementById('t-analysis').textContent.startsWith('Press Analyse')",
     )
     .await?;
+    Ok(())
+}
+
+/// The 4-stone game on Nine Men's Morris's board (`--stones 4`: every
+/// position in the tables, the README's small tables plus seconds),
+/// played from the empty board to its end against the perfect player by
+/// clicks: the user (White) closes a mill whenever one of its moves does,
+/// else plays its worst move, so the game has placements, mills of both
+/// sides, removals and flying, and ends with the perfect player's win.
+/// Along the way: the hint, the "Show values" box, the record exported,
+/// imported again and clicked.
+async fn nine_game(
+    client: &Client,
+    addr: SocketAddr,
+    base: &str,
+    shots: &std::path::Path,
+) -> Result<()> {
+    let start = "........................ w 4 4";
+    client
+        .goto(&format!("{base}#nine/{}", web::encode(start)))
+        .await
+        .map_err(|e| e.to_string())?;
+    wait(
+        client,
+        &format!("{ROWS}.length === 24 && {ROWS}.every(tr => tr.dataset.value)"),
+    )
+    .await?;
+    // The hint is the perfect player's move (the `fast` style's).
+    click_id(client, "m-hint-button").await?;
+    let hint = wait(
+        client,
+        "document.getElementById('m-hint').textContent.startsWith('Hint:') && document.getElementById('m-hint').textContent",
+    )
+    .await?;
+    let best = get_position(addr, "/api/nine/best", start).json();
+    let best_move = best["best"]["move"].as_str().unwrap_or("?").to_string();
+    if !hint
+        .as_str()
+        .unwrap_or("")
+        .contains(&format!("Hint: {best_move} "))
+    {
+        return Err(format!(
+            "hint `{hint}`, the perfect player plays {best_move}"
+        ));
+    }
+    let marked = eval(
+        client,
+        "[...document.querySelectorAll('#board g.pt.hint')].map(g => g.dataset.point)",
+    )
+    .await?;
+    if marked != json!([best_move]) {
+        return Err(format!("the hint marks {marked}"));
+    }
+    // Without values: no value in the list; with them again, every one.
+    click_id(client, "m-values").await?;
+    wait(
+        client,
+        &format!("{ROWS}.length === 24 && {ROWS}.every(tr => !tr.dataset.value)"),
+    )
+    .await?;
+    click_id(client, "m-values").await?;
+    wait(client, &format!("{ROWS}.every(tr => tr.dataset.value)")).await?;
+    select(client, "m-mode", "white").await?;
+    let mut plies = 0;
+    loop {
+        let state = wait(
+            client,
+            &format!(
+                "(document.getElementById('m-status').dataset.over === '1' || \
+                 (document.getElementById('m-status').dataset.toMove === 'white' && {ROWS}.length > 0 && {ROWS}.every(tr => tr.dataset.value))) && \
+                 [document.getElementById('m-status').dataset.over, {ROWS}.map(tr => tr.dataset.move)]"
+            ),
+        )
+        .await?;
+        if state[0] == "1" {
+            break;
+        }
+        let rows: Vec<&str> = state[1]
+            .as_array()
+            .ok_or("no moves")?
+            .iter()
+            .filter_map(|m| m.as_str())
+            .collect();
+        let mv = rows
+            .iter()
+            .find(|m| m.contains('x'))
+            .or(rows.last())
+            .ok_or("no move shown")?
+            .to_string();
+        let before = eval(client, "document.querySelectorAll('#m-record li').length").await?;
+        click_move(client, &mv).await?;
+        wait(
+            client,
+            &format!(
+                "document.querySelectorAll('#m-record li').length > {before} && \
+                 (document.getElementById('m-status').dataset.over === '1' || \
+                  document.getElementById('m-status').dataset.toMove === 'white') && \
+                 document.getElementById('m-hint').textContent.indexOf('thinking') < 0"
+            ),
+        )
+        .await?;
+        plies += 1;
+        if plies == 6 {
+            shot(client, shots.join("nine-game.png")).await?;
+        }
+        if plies > 60 {
+            return Err("the game does not end".into());
+        }
+    }
+    let status = text(client, "m-status").await?;
+    if !status.contains("White has lost") {
+        return Err(format!("status at the end: {status}"));
+    }
+    let record = eval(
+        client,
+        "[...document.querySelectorAll('#m-record li')].map(li => li.textContent)",
+    )
+    .await?;
+    let moves: Vec<String> = record
+        .as_array()
+        .ok_or("no record")?
+        .iter()
+        .map(|m| m.as_str().unwrap_or("").to_string())
+        .collect();
+    // Replayed here by the rules: every move legal; White's and Black's
+    // mills, and a move only flying allows (illegal without flying).
+    let flying = mill::variant::RuleSet::nine(true);
+    let sliding = mill::variant::RuleSet::nine(false);
+    let mut pos: mill::position::Position = start.parse().unwrap();
+    let (mut mills, mut flown) = ([0, 0], 0);
+    for (i, text) in moves.iter().enumerate() {
+        let m = mill::notation::parse_move::<mill::board::Nine>(&pos, flying, text)
+            .map_err(|e| format!("ply {}: {text}: {e}", i + 1))?;
+        if text.contains('x') {
+            mills[i % 2] += 1;
+        }
+        if text.contains('-')
+            && mill::notation::parse_move::<mill::board::Nine>(&pos, sliding, text).is_err()
+        {
+            flown += 1;
+        }
+        pos = pos.apply(m);
+    }
+    if mill::rules::ending::<mill::board::Nine>(&pos, flying).is_none()
+        || !moves.len().is_multiple_of(2)
+    {
+        return Err(format!(
+            "the record {moves:?} does not end with Black's win"
+        ));
+    }
+    if mills[0] == 0 || mills[1] == 0 || flown == 0 {
+        return Err(format!(
+            "the game {moves:?} lacks a mill of each side or a flying move"
+        ));
+    }
+    if !moves.iter().take(8).all(|m| !m.contains('-')) {
+        return Err(format!(
+            "the game does not start with placements: {moves:?}"
+        ));
+    }
+    // Export, a new game, import: the same record and position; a click
+    // on its fifth move shows the position after it.
+    click_id(client, "m-export").await?;
+    let exported = wait(client, "document.getElementById('m-record-text').value").await?;
+    let exported = exported.as_str().unwrap_or("").to_string();
+    if !exported.contains(&format!("[Position \"{start}\"]")) || !exported.contains(&moves[4]) {
+        return Err(format!("exported: {exported}"));
+    }
+    let last = pos.to_string();
+    click_id(client, "m-new").await?;
+    wait(
+        client,
+        &format!("{ROWS}.length === 24 && document.querySelectorAll('#m-record li').length === 0"),
+    )
+    .await?;
+    click_id(client, "m-import").await?;
+    type_into(client, "m-record-text", &exported).await?;
+    click_id(client, "m-import-go").await?;
+    wait(
+        client,
+        &format!(
+            "document.getElementById('m-text').value === {} && document.querySelectorAll('#m-record li').length === {}",
+            json!(last),
+            moves.len()
+        ),
+    )
+    .await?;
+    let fifth = nine_after(start, &moves[..5]);
+    client
+        .find(Locator::Css("#m-record li:nth-child(5)"))
+        .await
+        .map_err(|e| e.to_string())?
+        .click()
+        .await
+        .map_err(|e| e.to_string())?;
+    wait(
+        client,
+        &format!(
+            "document.getElementById('m-text').value === {}",
+            json!(fifth)
+        ),
+    )
+    .await?;
+    // A record that is not legal is refused with its move named.
+    type_into(client, "m-record-text", "d6 d6").await?;
+    click_id(client, "m-import-go").await?;
+    wait(
+        client,
+        "document.querySelector('.record-io .share-note').textContent.includes('move 2')",
+    )
+    .await?;
+    Ok(())
+}
+
+/// The position after `moves` from `start` (Nine Men's Morris, flying).
+fn nine_after(start: &str, moves: &[String]) -> String {
+    let mut pos: mill::position::Position = start.parse().unwrap();
+    for m in moves {
+        let mv = mill::notation::parse_move::<mill::board::Nine>(&pos, STD, m).unwrap();
+        pos = pos.apply(mv);
+    }
+    pos.to_string()
+}
+
+/// The first 12 plies of a PlayOK game (`../shared/data/toguz/`, game 1):
+/// captures and both tuzdyks.
+const PLAYOK: &str = "[White \"argenby\"]\n[Black \"sportt\"]\n\n1. 76(10) 87(2) 2. 99 91 3. 78 91(14) 4. 45(22) 77(16) 5.\n58(26) 15(18) 6. 25X 27X *\n";
+
+/// Toguz Kumalak: a PlayOK record imported (the positions the library's
+/// replay gives), a record entry clicked, every hole's value, the hint,
+/// the review (graph, moves, each hole's value at a position chosen in
+/// it), the export.
+async fn toguz_review(
+    client: &Client,
+    addr: SocketAddr,
+    base: &str,
+    shots: &std::path::Path,
+) -> Result<()> {
+    client
+        .goto("about:blank")
+        .await
+        .map_err(|e| e.to_string())?;
+    client
+        .goto(&format!("{base}#toguz"))
+        .await
+        .map_err(|e| e.to_string())?;
+    wait(
+        client,
+        "document.querySelectorAll('#t-board g.hole.legal').length === 9",
+    )
+    .await?;
+    let game = toguz::pgn::parse(PLAYOK).unwrap().remove(0);
+    let end = toguz::pgn::replay(&game).unwrap().board.to_string();
+    click_id(client, "t-import").await?;
+    type_into(client, "t-record-text", PLAYOK).await?;
+    click_id(client, "t-import-go").await?;
+    wait(
+        client,
+        &format!(
+            "document.getElementById('t-text').value === {} && document.querySelectorAll('#t-record li').length === 12",
+            json!(end)
+        ),
+    )
+    .await?;
+    let shown = eval(
+        client,
+        "[...document.querySelectorAll('#t-record li')].map(li => li.textContent)",
+    )
+    .await?;
+    if shown != json!(game.moves) {
+        return Err(format!("the record shows {shown}"));
+    }
+    // The fourth entry: the position after four plies.
+    let replay = web::get(
+        addr,
+        &format!(
+            "/api/toguz/replay?record={}",
+            web::encode(&game.moves.join(" "))
+        ),
+    )
+    .json();
+    client
+        .find(Locator::Css("#t-record li:nth-child(4)"))
+        .await
+        .map_err(|e| e.to_string())?
+        .click()
+        .await
+        .map_err(|e| e.to_string())?;
+    wait(
+        client,
+        &format!(
+            "document.getElementById('t-text').value === {}",
+            replay["positions"][4]
+        ),
+    )
+    .await?;
+    // Every hole's value: one row and one label per legal hole.
+    select(client, "t-time", "0.2").await?;
+    click_id(client, "t-analyse").await?;
+    wait(
+        client,
+        "document.getElementById('t-analysis').textContent.startsWith('best hole') && \
+         document.querySelectorAll('#t-moves tr').length === document.querySelectorAll('#t-board g.hole.legal').length && \
+         document.querySelectorAll('#t-board g.hole.legal[data-value]').length === document.querySelectorAll('#t-board g.hole.legal').length",
+    )
+    .await?;
+    // The hint marks one of the mover's holes.
+    click_id(client, "t-hint").await?;
+    wait(
+        client,
+        "document.getElementById('t-analysis').textContent.startsWith('Hint: hole') && \
+         document.querySelectorAll('#t-board g.hole.legal.hint').length === 1",
+    )
+    .await?;
+    // The review of the 12 plies: a graph, a row per move, and at the
+    // position of the row chosen every legal hole's value.
+    select(client, "t-review-time", "0.05").await?;
+    click_id(client, "t-review-go").await?;
+    wait(
+        client,
+        "document.querySelectorAll('#t-graph svg polyline').length === 1 && \
+         document.querySelectorAll('#t-review-moves tbody tr').length === 12",
+    )
+    .await?;
+    client
+        .find(Locator::Css("#t-review-moves tbody tr[data-ply='7']"))
+        .await
+        .map_err(|e| e.to_string())?
+        .click()
+        .await
+        .map_err(|e| e.to_string())?;
+    wait(
+        client,
+        &format!(
+            "document.getElementById('t-text').value === {} && \
+             document.querySelector('#t-review-moves tr.current').dataset.ply === '7' && \
+             document.querySelectorAll('#t-board g.hole.legal[data-value]').length === document.querySelectorAll('#t-board g.hole.legal').length && \
+             document.querySelector('#t-graph line.cursor')",
+            replay["positions"][6]
+        ),
+    )
+    .await?;
+    let labels = eval(
+        client,
+        "[...document.querySelectorAll('#t-review-moves tbody tr')].map(tr => tr.children[2].textContent)",
+    )
+    .await?;
+    let known = ["best", "good", "inaccuracy", "mistake", "blunder"];
+    if !labels
+        .as_array()
+        .is_some_and(|l| l.iter().all(|x| known.contains(&x.as_str().unwrap_or(""))))
+    {
+        return Err(format!("review labels {labels}"));
+    }
+    top(client).await?;
+    shot(client, shots.join("toguz-review.png")).await?;
+    // A click on the graph's left end goes to the start.
+    client
+        .execute(
+            "const svg = document.querySelector('#t-graph svg'); const b = svg.getBoundingClientRect(); \
+             const [left] = svg.dataset.plot.split(' ').map(Number); \
+             svg.dispatchEvent(new MouseEvent('click', {clientX: b.left + left * b.width / 900 + 1, clientY: b.top + b.height / 2, bubbles: true}));",
+            vec![],
+        )
+        .await
+        .map_err(|e| e.to_string())?;
+    wait(
+        client,
+        &format!(
+            "document.getElementById('t-text').value === {}",
+            json!(toguz::Board::start().to_string())
+        ),
+    )
+    .await?;
+    // The export is PlayOK's record of the same moves.
+    click_id(client, "t-export").await?;
+    let exported = wait(client, "document.getElementById('t-record-text').value").await?;
+    let again = toguz::pgn::parse(exported.as_str().unwrap_or("")).map_err(|e| e.to_string())?;
+    if again.len() != 1 || again[0].moves != game.moves || again[0].tag("White") != Some("argenby")
+    {
+        return Err(format!("exported: {exported}"));
+    }
     Ok(())
 }

@@ -16,6 +16,8 @@
 use crate::analysis::{Analysis, AnalysisError, Analyst, MoveValue, SearchOptions};
 use crate::board::{Board, Morabaraba, Nine, Six};
 use crate::database::DatabaseError;
+use crate::duel::games::Family;
+use crate::duel::{seeded, Policy};
 use crate::family::files::{self, FilesError};
 use crate::family::index::Dense;
 use crate::family::lasker;
@@ -209,6 +211,22 @@ pub trait MillGame: Send + Sync {
     fn analyse(&self, position: &str) -> Result<Json, GameError>;
     /// The perfect player's move: `{"position", "best"}`.
     fn best(&self, position: &str) -> Result<Json, GameError>;
+    /// The move `policy` picks among the best moves (`seed` makes a random
+    /// choice reproducible; [`crate::duel::policy`]): `{"position", "best",
+    /// "policy"}`. By default only `fast` ([`MillGame::best`]) is served,
+    /// another policy is an input error; games whose tables hold every
+    /// value serve them all.
+    fn best_by(&self, position: &str, policy: &Policy, _seed: u64) -> Result<Json, GameError> {
+        if *policy != Policy::Fast {
+            return Err(GameError::Input(format!(
+                "the {policy} style is not available for {} (only fast)",
+                self.title()
+            )));
+        }
+        let mut answer = self.best(position)?;
+        answer["policy"] = "fast".into();
+        Ok(answer)
+    }
     /// The tables' counts (the object of `solver <game> stats --json`).
     fn stats(&self) -> Result<Json, GameError>;
     /// The board as SVG (no tables needed).
@@ -457,6 +475,23 @@ impl<B: Board, S: Values<B> + Send + Sync> MillGame for SolvedGame<B, S> {
     fn best(&self, position: &str) -> Result<Json, GameError> {
         let a = self.analysis(position)?;
         Ok(best_json::<B>(&a.position, a.best()))
+    }
+
+    fn best_by(&self, position: &str, policy: &Policy, seed: u64) -> Result<Json, GameError> {
+        // The analysis checks the position and that its tables are there.
+        let a = self.analysis(position)?;
+        let best = if *policy == Policy::Fast {
+            a.best()
+        } else {
+            let game = Family::<B, S>::new(self.solution()?, self.rules.rules_of(&a.position));
+            policy
+                .pick(&game, &a.position, &[], &mut seeded(seed))
+                .map_err(|e| GameError::Other(e.to_string()))?
+                .map(|c| MoveValue::new(c.mv, c.value, c.has_distance))
+        };
+        let mut answer = best_json::<B>(&a.position, best);
+        answer["policy"] = policy.to_string().into();
+        Ok(answer)
     }
 
     fn stats(&self) -> Result<Json, GameError> {

@@ -29,11 +29,11 @@
 //! instead of guessing.
 
 use crate::board::Nine;
-use crate::rules::ending;
 use crate::index::{self, Subspace};
 use crate::moving::{self, Slide};
 use crate::position::{Move, Position};
 use crate::probe::{ProbeError, Tablebases};
+use crate::rules::ending;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use tablebase::{Outcome, Value};

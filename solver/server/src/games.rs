@@ -6,7 +6,10 @@
 //! position runs the placement search) runs on tokio's blocking pool, one
 //! question per game at a time, waiting at most the configured time.
 
-use super::{json, params, position_param, ApiError, AppState, NoParams, Query, Shared};
+use super::{
+    clip, json, params, position_param, record_param, style, ApiError, AppState, BestParams,
+    NoParams, Query, ReplayParams, Shared,
+};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -65,7 +68,6 @@ impl From<GameError> for ApiError {
 #[derive(Clone, Copy)]
 enum Ask {
     Probe,
-    Best,
     Show,
     Svg,
 }
@@ -99,9 +101,23 @@ pub fn routes(state: &AppState) -> Router<Arc<AppState>> {
     );
     for (i, g) in state.games.iter().enumerate() {
         let id = g.game.id();
+        router = router
+            .route(
+                &format!("/api/{id}/best"),
+                get(move |state: Shared, query: Query<BestParams>| async move {
+                    best(&state.games[i], query).await
+                }),
+            )
+            .route(
+                &format!("/api/{id}/replay"),
+                get(
+                    move |state: Shared, query: Query<ReplayParams>| async move {
+                        replay(&state.games[i], query)
+                    },
+                ),
+            );
         for (path, ask) in [
             ("probe", Ask::Probe),
-            ("best", Ask::Best),
             ("show", Ask::Show),
             ("svg", Ask::Svg),
         ] {
@@ -173,8 +189,51 @@ async fn answer(g: &GameState, query: Query, ask: Ask) -> Result<Response, ApiEr
         )
             .into_response()),
         Ask::Probe => run(g, move |game| game.analyse(&text)).await.map(json),
-        Ask::Best => run(g, move |game| game.best(&text)).await.map(json),
     }
+}
+
+/// `best`: the perfect player's move in the style asked for
+/// ([`MillGame::best_by`]: every style where the tables hold every value,
+/// Six's and Lasker's; `fast` only where placement is searched,
+/// Morabaraba's; another style there is a 400).
+async fn best(g: &GameState, query: Query<BestParams>) -> Result<Response, ApiError> {
+    let params = params(query)?;
+    let (policy, seed) = style(&params)?;
+    let text = position_param(&params.position)?.to_string();
+    run(g, move |game| game.best_by(&text, &policy, seed))
+        .await
+        .map(json)
+}
+
+/// `replay`: the positions of a move list played from `position` by the
+/// game's rules (see the Nine Men's Morris `replay`).
+fn replay(g: &GameState, query: Query<ReplayParams>) -> Result<Response, ApiError> {
+    let params = params(query)?;
+    let mut pos = g.game.show(position_param(&params.position)?)?["position"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let moves = record_param("moves", &params.moves)?;
+    let mut positions = vec![pos.clone()];
+    let mut played = Vec::new();
+    for (i, text) in moves.split_whitespace().enumerate() {
+        if text.len() > 20 {
+            return Err(ApiError::bad_request(format!(
+                "move {} `{}…` is not a move",
+                i + 1,
+                clip(text)
+            )));
+        }
+        pos = g
+            .game
+            .play(&pos, text)
+            .map_err(|e| ApiError::bad_request(format!("move {}: {e}", i + 1)))?;
+        positions.push(pos.clone());
+        played.push(text.to_string());
+    }
+    Ok(json(
+        serde_json::json!({"positions": positions, "moves": played}),
+    ))
 }
 
 async fn stats(g: &GameState) -> Result<Response, ApiError> {

@@ -29,6 +29,7 @@ use axum::Router;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use mill::analysis::SearchOptions;
+use mill::duel::Policy;
 use mill::variant::RuleSet;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
@@ -78,6 +79,10 @@ pub struct Config {
     /// Connections served at once; further ones wait in the listen queue
     /// until one closes.
     pub max_connections: usize,
+    /// Connections one client address may hold at once (fairness: one
+    /// client cannot take every slot); a further connection from it is
+    /// closed at once.
+    pub max_client_connections: usize,
     /// `Host` names answered besides the defaults (see [`HostCheck`]):
     /// `name` (any port) or `name:port`, e.g. the name of a reverse proxy.
     pub allow_hosts: Vec<String>,
@@ -103,6 +108,7 @@ impl Default for Config {
             toguz_hash_mib: 16,
             header_timeout: Duration::from_secs(10),
             max_connections: 256,
+            max_client_connections: 128,
             allow_hosts: Vec::new(),
         }
     }
@@ -132,6 +138,7 @@ pub struct AppState {
     toguz: toguz::ToguzState,
     header_timeout: Duration,
     max_connections: usize,
+    max_client_connections: usize,
     allow_hosts: Vec<String>,
 }
 
@@ -176,6 +183,7 @@ impl AppState {
             toguz: toguz::ToguzState::new(config),
             header_timeout: config.header_timeout,
             max_connections: config.max_connections.max(1),
+            max_client_connections: config.max_client_connections.max(1),
             allow_hosts: config.allow_hosts.clone(),
         }))
     }
@@ -367,6 +375,47 @@ fn split_host(host: &str) -> Option<(String, Option<u16>)> {
     (!name.is_empty()).then(|| (name.to_string(), port))
 }
 
+/// The connections each client address holds now, for the per-client cap.
+struct Clients {
+    limit: usize,
+    open: std::sync::Mutex<std::collections::HashMap<IpAddr, usize>>,
+}
+
+/// One connection of a client address; counted until dropped.
+struct ClientSlot {
+    clients: Arc<Clients>,
+    ip: IpAddr,
+}
+
+impl Clients {
+    /// A slot for a connection from `ip`, or `None` when that address
+    /// already holds `limit` connections.
+    fn enter(self: &Arc<Clients>, ip: IpAddr) -> Option<ClientSlot> {
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        let n = open.entry(ip).or_insert(0);
+        if *n >= self.limit {
+            return None;
+        }
+        *n += 1;
+        Some(ClientSlot {
+            clients: self.clone(),
+            ip,
+        })
+    }
+}
+
+impl Drop for ClientSlot {
+    fn drop(&mut self) {
+        let mut open = self.clients.open.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = open.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                open.remove(&self.ip);
+            }
+        }
+    }
+}
+
 /// Largest read buffer of a connection (the request head must fit).
 const MAX_BUFFER: usize = 64 * 1024;
 
@@ -378,9 +427,15 @@ const MAX_BUFFER: usize = 64 * 1024;
 /// both half-sent requests and idle connections), a bounded read buffer,
 /// and at most `max_connections` connections at once (a semaphore permit
 /// is taken before each accept, so further clients wait in the kernel's
-/// listen queue).
+/// listen queue); a client address that already holds
+/// `max_client_connections` has a further connection closed at once, so
+/// that one client cannot take every slot.
 pub async fn serve(listener: tokio::net::TcpListener, state: Arc<AppState>) -> std::io::Result<()> {
     let slots = Arc::new(Semaphore::new(state.max_connections));
+    let clients = Arc::new(Clients {
+        limit: state.max_client_connections,
+        open: Default::default(),
+    });
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(state.header_timeout)
@@ -392,8 +447,8 @@ pub async fn serve(listener: tokio::net::TcpListener, state: Arc<AppState>) -> s
         let Ok(permit) = slots.clone().acquire_owned().await else {
             return Ok(()); // never closed
         };
-        let stream = match listener.accept().await {
-            Ok((stream, _)) => stream,
+        let (stream, peer) = match listener.accept().await {
+            Ok(accepted) => accepted,
             Err(e) => {
                 // Out of file descriptors and the like: wait, do not spin.
                 eprintln!("accept failed: {e}");
@@ -401,12 +456,17 @@ pub async fn serve(listener: tokio::net::TcpListener, state: Arc<AppState>) -> s
                 continue;
             }
         };
+        let Some(client) = clients.enter(peer.ip()) else {
+            drop(stream); // this client holds its share of the slots
+            continue;
+        };
         let _ = stream.set_nodelay(true);
         let connection =
             http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
         tokio::spawn(async move {
             // Errors here are the client's (reset, timeout): nothing to do.
             let _ = connection.await;
+            drop(client);
             drop(permit);
         });
     }
@@ -453,7 +513,7 @@ struct PositionParams {
     position: Option<String>,
 }
 
-/// The query of `/api/toguz/search`: `position` and `time`.
+/// The query of `/api/toguz/search`: `position`, `time` and `multipv`.
 #[derive(serde::Deserialize, Debug, Default)]
 #[serde(deny_unknown_fields)]
 struct SearchParams {
@@ -461,6 +521,106 @@ struct SearchParams {
     position: Option<String>,
     /// Search time in seconds.
     time: Option<String>,
+    /// Root moves to score: 1..9 or `all` (default 1).
+    multipv: Option<String>,
+}
+
+/// The query of `/api/toguz/review`: the game's moves (`record`, PlayOK
+/// movetext), its start `position` (default the start) and the search
+/// `time` per position.
+#[derive(serde::Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+struct ReviewParams {
+    /// The moves: a PlayOK record's movetext (tags allowed).
+    record: Option<String>,
+    /// The position the moves start from (default: the start).
+    position: Option<String>,
+    /// Search time per position, seconds.
+    time: Option<String>,
+}
+
+/// The query of `/api/toguz/replay`: `record` and `position` as in
+/// [`ReviewParams`].
+#[derive(serde::Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+struct RecordParams {
+    /// The moves: a PlayOK record's movetext (tags allowed).
+    record: Option<String>,
+    /// The position the moves start from (default: the start).
+    position: Option<String>,
+}
+
+/// The query of `best`: `position`, and the perfect player's style
+/// (`policy`, `seed`).
+#[derive(serde::Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+struct BestParams {
+    /// A position in the game's text format (URL-encoded).
+    position: Option<String>,
+    /// `fast`, `random` or `ultra` (docs/policies.md).
+    policy: Option<String>,
+    /// Seed of `random` and `ultra`'s choice among equal moves.
+    seed: Option<String>,
+}
+
+/// The query of `replay`: a start `position` and the `moves` played from it.
+#[derive(serde::Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+struct ReplayParams {
+    /// The start position (URL-encoded).
+    position: Option<String>,
+    /// Moves separated by spaces, in the game's notation.
+    moves: Option<String>,
+}
+
+/// Longest accepted move list or game record, in bytes (the URI limit
+/// bounds it anyway).
+pub const MAX_RECORD: usize = 2000;
+
+/// A record parameter (`moves`, `record`): present, not too long.
+fn record_param<'a>(name: &str, value: &'a Option<String>) -> Result<&'a str, ApiError> {
+    let text = value
+        .as_deref()
+        .ok_or_else(|| ApiError::bad_request(format!("missing parameter `{name}`")))?;
+    if text.len() > MAX_RECORD {
+        return Err(ApiError::bad_request(format!(
+            "`{name}` is longer than {MAX_RECORD} bytes"
+        )));
+    }
+    Ok(text)
+}
+
+/// The perfect player's style of a `best` request: `policy` (`fast`, the
+/// default; `random`; `ultra`) and its `seed` (default 0). Any other value
+/// is a 400.
+fn style(params: &BestParams) -> Result<(Policy, u64), ApiError> {
+    let policy = match params.policy.as_deref().map(str::trim) {
+        None | Some("fast") => Policy::Fast,
+        Some("random") => Policy::Random,
+        Some("ultra") => Policy::Ultra(Default::default()),
+        Some(other) => {
+            return Err(ApiError::bad_request(format!(
+                "`policy` must be fast, random or ultra (got `{}`)",
+                other.chars().take(40).collect::<String>()
+            )))
+        }
+    };
+    let seed = match params.seed.as_deref().map(str::trim) {
+        None => 0,
+        Some(s) => s.parse::<u64>().map_err(|_| {
+            ApiError::bad_request(format!(
+                "`seed` must be a whole number from 0 to {} (got `{}`)",
+                u64::MAX,
+                s.chars().take(40).collect::<String>()
+            ))
+        })?,
+    };
+    Ok((policy, seed))
+}
+
+/// At most 40 characters of a user's text, for an error message.
+fn clip(text: &str) -> String {
+    text.chars().take(40).collect()
 }
 
 /// The query of the paths without parameters: none.

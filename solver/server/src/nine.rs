@@ -9,14 +9,16 @@
 
 use super::error::table_message;
 use super::{
-    json, params, position_param, ApiError, AppState, Config, NoParams, Query, Shared, TableMemory,
+    clip, json, params, position_param, record_param, style, ApiError, AppState, BestParams,
+    Config, NoParams, Query, ReplayParams, Shared, TableMemory,
 };
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
-use mill::analysis::{Analyst, SearchOptions};
+use mill::analysis::{Analyst, MoveValue, SearchOptions};
 use mill::database::{open_table, parse_file_name, Tables};
+use mill::duel::{self, Policy};
 use mill::position::Position;
 use mill::probe::{ProbeError, Tablebases};
 use mill::report::{best_json, show_json, stats_json};
@@ -144,9 +146,26 @@ impl NineState {
 
 fn parse(query: Query) -> Result<Position, ApiError> {
     let params = params(query)?;
-    position_param(&params.position)?
-        .parse()
+    parse_text(position_param(&params.position)?)
+}
+
+fn parse_text(text: &str) -> Result<Position, ApiError> {
+    text.parse()
         .map_err(|e| ApiError::bad_request(format!("bad position: {e}")))
+}
+
+/// The perfect player's `best` object (`fast`): placement positions from
+/// the worker, moving-phase ones from the tables on the blocking pool.
+async fn fast_best(
+    nine: &NineState,
+    tb: &'static Tablebases,
+    pos: Position,
+) -> Result<serde_json::Value, ApiError> {
+    if pos.placing() {
+        return nine.placement(pos, Ask::Best).await;
+    }
+    let options = nine.options;
+    blocking(move || Ok(best_json(&pos, Analyst::new(tb, options).best(&pos)?))).await
 }
 
 /// The routes of `/api/nine` (the server's rule set) and
@@ -169,19 +188,27 @@ pub fn routes() -> Router<Arc<AppState>> {
                 &format!("/api/{prefix}/probe"),
                 get(move |state: Shared, query: Query| async move {
                     let nine = pick(&state);
-                    analyse(nine, query, Ask::Analyse)
+                    analyse(nine, query)
                         .await
                         .map_err(|e| e.without_path(&nine.dir))
                 }),
             )
             .route(
                 &format!("/api/{prefix}/best"),
-                get(move |state: Shared, query: Query| async move {
+                get(move |state: Shared, query: Query<BestParams>| async move {
                     let nine = pick(&state);
-                    analyse(nine, query, Ask::Best)
+                    best(nine, query)
                         .await
                         .map_err(|e| e.without_path(&nine.dir))
                 }),
+            )
+            .route(
+                &format!("/api/{prefix}/replay"),
+                get(
+                    move |state: Shared, query: Query<ReplayParams>| async move {
+                        replay(pick(&state), query)
+                    },
+                ),
             )
             .route(
                 &format!("/api/{prefix}/stats"),
@@ -199,23 +226,80 @@ fn show(nine: &NineState, query: Query) -> Result<Response, ApiError> {
     Ok(json(show_json(&pos, nine.rules)))
 }
 
-/// `probe` and `best`: placement positions to the worker, moving-phase
-/// ones to the tables on the blocking pool.
-async fn analyse(nine: &NineState, query: Query, ask: Ask) -> Result<Response, ApiError> {
+/// `best`: the perfect player's move in the requested style. A style
+/// other than `fast` picks among the best moves through `mill::duel` where
+/// the tables hold the position (the moving phase, or placement sectors);
+/// a placement position only the search answers gets the search's move,
+/// and the answer's `policy` says `fast`.
+async fn best(nine: &NineState, query: Query<BestParams>) -> Result<Response, ApiError> {
+    let params = params(query)?;
+    let (policy, seed) = style(&params)?;
+    let pos = parse_text(position_param(&params.position)?)?;
+    let tb = nine.tables()?;
+    if policy != Policy::Fast {
+        let chosen = blocking(move || {
+            if !tb.has_table(&pos) {
+                return Ok(None);
+            }
+            let game = duel::games::Nine::new(tb).from(pos);
+            let choice = policy
+                .pick(&game, &pos, &[], &mut duel::seeded(seed))
+                .map_err(duel_error)?;
+            let best = choice.map(|c| MoveValue::new(c.mv, c.value, c.has_distance));
+            Ok(Some(best_json(&pos, best)))
+        })
+        .await?;
+        if let Some(mut answer) = chosen {
+            answer["policy"] = policy.to_string().into();
+            return Ok(json(answer));
+        }
+    }
+    let mut answer = fast_best(nine, tb, pos).await?;
+    answer["policy"] = "fast".into();
+    Ok(json(answer))
+}
+
+/// A `mill::duel` error as the API's (a missing or damaged table).
+fn duel_error(e: duel::DuelError) -> ApiError {
+    match e {
+        duel::DuelError::Probe(p) => ApiError::from(p),
+        other => ApiError::internal(other.to_string()),
+    }
+}
+
+/// `replay`: the positions of a move list played from `position`, each
+/// move checked by the rules (`{"positions", "moves"}`: every position
+/// from the start to the end, every move as the library writes it); the
+/// first move that is not legal is a 400 naming its number.
+fn replay(nine: &NineState, query: Query<ReplayParams>) -> Result<Response, ApiError> {
+    let params = params(query)?;
+    let mut pos = parse_text(position_param(&params.position)?)?;
+    let moves = record_param("moves", &params.moves)?;
+    let mut positions = vec![pos.to_string()];
+    let mut played = Vec::new();
+    for (i, text) in moves.split_whitespace().enumerate() {
+        let m = mill::notation::parse_move::<mill::board::Nine>(&pos, nine.rules, text)
+            .map_err(|e| ApiError::bad_request(format!("move {} `{}`: {e}", i + 1, clip(text))))?;
+        pos = pos.apply(m);
+        positions.push(pos.to_string());
+        played.push(m.to_string());
+    }
+    Ok(json(object!({"positions": positions, "moves": played})))
+}
+
+/// `probe`: placement positions to the worker, moving-phase ones to the
+/// tables on the blocking pool.
+async fn analyse(nine: &NineState, query: Query) -> Result<Response, ApiError> {
     let pos = parse(query)?;
     let tb = nine.tables()?;
     if pos.placing() {
-        return nine.placement(pos, ask).await.map(json);
+        return nine.placement(pos, Ask::Analyse).await.map(json);
     }
     let options = nine.options;
     blocking(move || {
-        let mut analyst = Analyst::new(tb, options);
-        Ok(match ask {
-            // Serialised straight into the body: the object of
-            // `Analysis::to_json`.
-            Ask::Analyse => axum::Json(analyst.analyse(&pos)?).into_response(),
-            Ask::Best => json(best_json(&pos, analyst.best(&pos)?)),
-        })
+        // Serialised straight into the body: the object of
+        // `Analysis::to_json`.
+        Ok(axum::Json(Analyst::new(tb, options).analyse(&pos)?).into_response())
     })
     .await
 }

@@ -3,21 +3,28 @@
 //! time cap the server enforces; at most `toguz_searches` run at once.
 
 use super::{
-    json, params, position_param, ApiError, AppState, Config, Query, SearchParams, Shared,
+    clip, json, params, position_param, record_param, ApiError, AppState, Config, Query,
+    RecordParams, ReviewParams, SearchParams, Shared,
 };
 use axum::response::Response;
 use axum::routing::get;
 use axum::Router;
+use serde_json::json as object;
 use std::sync::Arc;
 use std::time::Duration;
+use toguz::notation::{move_notation, MoveText};
 use toguz::report::{search_json, show_json};
 use toguz::search::{Config as EngineConfig, Engine, Limits};
 use toguz::Board;
+use toguz::{pgn, review};
+use tokio::sync::OwnedSemaphorePermit;
 use tokio::sync::Semaphore;
 
 /// Search limits and the searches running now.
 pub struct ToguzState {
     max_time: Duration,
+    /// Longest review: its positions times the time per position.
+    review_time: Duration,
     hash_mib: usize,
     running: Arc<Semaphore>,
 }
@@ -26,10 +33,94 @@ impl ToguzState {
     pub fn new(config: &Config) -> ToguzState {
         ToguzState {
             max_time: config.toguz_max_time,
+            review_time: config.placement_wait,
             hash_mib: config.toguz_hash_mib.max(1),
             running: Arc::new(Semaphore::new(config.toguz_searches.max(1))),
         }
     }
+
+    /// A search slot, waiting at most a search's longest time.
+    async fn slot(&self) -> Result<OwnedSemaphorePermit, ApiError> {
+        tokio::time::timeout(
+            self.max_time + Duration::from_secs(1),
+            self.running.clone().acquire_owned(),
+        )
+        .await
+        .map_err(|_| ApiError::busy("every Toguz search slot is busy; try again shortly"))?
+        .map_err(|_| ApiError::internal("the search slots are closed"))
+    }
+
+    /// A search time in seconds from `text` (default `default`): more than
+    /// 0 and at most `max`.
+    fn seconds(&self, text: Option<&str>, default: f64, max: f64) -> Result<f64, ApiError> {
+        let seconds = match text {
+            None => default.min(max),
+            Some(t) => t.trim().parse::<f64>().map_err(|_| {
+                ApiError::bad_request(format!(
+                    "`time` must be a number of seconds (got `{}`)",
+                    clip(t)
+                ))
+            })?,
+        };
+        if !(seconds.is_finite() && seconds > 0.0 && seconds <= max) {
+            return Err(ApiError::bad_request(format!(
+                "`time` must be more than 0 and at most {max} seconds (the server's limit)"
+            )));
+        }
+        Ok(seconds)
+    }
+}
+
+/// The one game of a `record` parameter and the position it starts from
+/// (`position`, default the start), checked move by move against the
+/// rules (PlayOK's landing holes, tuzdyk marks and kazan totals included).
+fn record_game(
+    record: &Option<String>,
+    position: &Option<String>,
+) -> Result<(Board, pgn::Game), ApiError> {
+    let text = record_param("record", record)?;
+    let start = match position {
+        None => Board::start(),
+        Some(_) => parse(position_param(position)?)?,
+    };
+    let mut games =
+        pgn::parse(text).map_err(|e| ApiError::bad_request(format!("bad record: {e}")))?;
+    if games.len() != 1 {
+        return Err(ApiError::bad_request(format!(
+            "the record holds {} games; send one",
+            games.len()
+        )));
+    }
+    let game = games.remove(0);
+    if game.moves.is_empty() {
+        return Err(ApiError::bad_request("the record has no moves"));
+    }
+    pgn::replay_from(start, &game).map_err(|m| {
+        let what = if m.ply == 0 {
+            "the result".to_string()
+        } else {
+            format!("move {}", m.ply)
+        };
+        ApiError::bad_request(format!("{what} `{}`: {}", clip(&m.recorded), m.message))
+    })?;
+    Ok((start, game))
+}
+
+/// The positions of a checked game and its moves (`hole`, PlayOK `move`).
+fn positions(start: Board, game: &pgn::Game) -> (Vec<String>, Vec<serde_json::Value>) {
+    let mut board = start;
+    let mut positions = vec![board.to_string()];
+    let mut moves = Vec::new();
+    for text in &game.moves {
+        // Checked by `record_game`: every move parses and is legal.
+        let Ok(mt) = text.parse::<MoveText>() else {
+            break;
+        };
+        let effect = board.make(mt.hole - 1);
+        moves.push(object!({"hole": mt.hole, "move": move_notation(mt.hole - 1, &effect, &board)}));
+        positions.push(board.to_string());
+    }
+    (positions, moves)
 }
 
 fn parse(text: &str) -> Result<Board, ApiError> {
@@ -42,6 +133,8 @@ pub fn routes() -> Router<Arc<AppState>> {
     Router::new()
         .route("/api/toguz/show", get(show))
         .route("/api/toguz/search", get(search))
+        .route("/api/toguz/replay", get(replay))
+        .route("/api/toguz/review", get(review))
 }
 
 async fn show(query: Query) -> Result<Response, ApiError> {
@@ -55,30 +148,28 @@ async fn search(state: Shared, query: Query<SearchParams>) -> Result<Response, A
     let board = parse(position_param(&params.position)?)?;
     let toguz = &state.toguz;
     let max = toguz.max_time.as_secs_f64();
-    let seconds = match params.time.as_deref() {
-        None => 1.0_f64.min(max),
-        Some(t) => t.trim().parse::<f64>().map_err(|_| {
-            ApiError::bad_request(format!("`time` must be a number of seconds (got `{t}`)"))
-        })?,
+    let seconds = toguz.seconds(params.time.as_deref(), 1.0, max)?;
+    let multipv = match params.multipv.as_deref().map(str::trim) {
+        None => 1,
+        Some("all") => 9,
+        Some(n) => n
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=9).contains(n))
+            .ok_or_else(|| {
+                ApiError::bad_request(format!(
+                    "`multipv` must be 1..9 or `all` (got `{}`)",
+                    clip(n)
+                ))
+            })?,
     };
-    if !(seconds.is_finite() && seconds > 0.0 && seconds <= max) {
-        return Err(ApiError::bad_request(format!(
-            "`time` must be more than 0 and at most {max} seconds (the server's limit)"
-        )));
-    }
     if let Some(o) = board.outcome() {
         return Err(ApiError::bad_request(format!(
             "the game is over ({})",
             toguz::report::outcome_name(o)
         )));
     }
-    let permit = tokio::time::timeout(
-        toguz.max_time + Duration::from_secs(1),
-        toguz.running.clone().acquire_owned(),
-    )
-    .await
-    .map_err(|_| ApiError::busy("every Toguz search slot is busy; try again shortly"))?
-    .map_err(|_| ApiError::internal("the search slots are closed"))?;
+    let permit = toguz.slot().await?;
     let hash = toguz.hash_mib;
     let answer = tokio::task::spawn_blocking(move || {
         let _permit = permit;
@@ -92,10 +183,76 @@ async fn search(state: Shared, query: Query<SearchParams>) -> Result<Response, A
             nodes: None,
             threads: 1,
         };
-        let result = engine.search(&board, &limits, &mut |_| {});
+        let result = engine.search_multipv(&board, &limits, multipv, &mut |_| {});
         search_json(&board, limits.threads, &result)
     })
     .await
     .map_err(|e| ApiError::internal(format!("the search failed: {e}")))?;
+    Ok(json(answer))
+}
+
+/// `GET /api/toguz/replay`: a PlayOK record (or a plain move list) checked
+/// against the rules: its `positions` from the start to the end, its
+/// `moves` (`hole`, `move`), the `result` and the players' names from its
+/// tags.
+async fn replay(query: Query<RecordParams>) -> Result<Response, ApiError> {
+    let params = params(query)?;
+    let (start, game) = record_game(&params.record, &params.position)?;
+    let (positions, moves) = positions(start, &game);
+    Ok(json(object!({
+        "positions": positions,
+        "moves": moves,
+        "result": game.result,
+        "white": game.tag("White"),
+        "black": game.tag("Black"),
+    })))
+}
+
+/// `GET /api/toguz/review`: the game review of `solver toguz review
+/// --multipv` (every move's value before and after, the engine's move, the
+/// stones lost and a label, every hole's value at each position, White's
+/// curve, each player's summary) for one game, plus its `positions` and the
+/// score graph as `svg`. Each position is searched for `time` seconds (one
+/// thread); the positions times the time may not exceed the server's
+/// longest wait (`--search-seconds`).
+async fn review(state: Shared, query: Query<ReviewParams>) -> Result<Response, ApiError> {
+    let params = params(query)?;
+    let toguz = &state.toguz;
+    let seconds = toguz.seconds(params.time.as_deref(), 0.1, toguz.max_time.as_secs_f64())?;
+    let (start, game) = record_game(&params.record, &params.position)?;
+    let searched = game.moves.len();
+    let total = seconds * searched as f64;
+    let limit = toguz.review_time.as_secs_f64();
+    if total > limit {
+        return Err(ApiError::bad_request(format!(
+            "{searched} positions at {seconds} s each take {total:.0} s, more than the server's \
+             limit of {limit:.0} s: choose at most {:.3} s a position",
+            limit / searched as f64
+        )));
+    }
+    let permit = toguz.slot().await?;
+    let hash = toguz.hash_mib;
+    let answer = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        let mut engine = Engine::new(EngineConfig {
+            tt_mb: hash,
+            ..EngineConfig::default()
+        });
+        let limits = Limits {
+            depth: None,
+            time: Some(Duration::from_secs_f64(seconds)),
+            nodes: None,
+            threads: 1,
+        };
+        let r = review::review_from(start, &game, &mut engine, &limits, true, &mut |_, _| {})
+            .map_err(|e| ApiError::bad_request(e.to_string()))?;
+        let mut answer = serde_json::to_value(&r).map_err(|e| ApiError::internal(e.to_string()))?;
+        let (positions, _) = positions(start, &game);
+        answer["positions"] = positions.into();
+        answer["svg"] = review::svg(&r).into();
+        Ok::<_, ApiError>(answer)
+    })
+    .await
+    .map_err(|e| ApiError::internal(format!("the review failed: {e}")))??;
     Ok(json(answer))
 }

@@ -44,24 +44,37 @@ const NAME = {
   toguz: "Toguz Kumalak",
   stats: "the statistics",
 };
+/** The games whose perfect player has a style (`policy` on `best`). */
+const STYLES = ["nine", "nine-noflying", "three", "six", "lasker"];
 /** Error kinds that mean "no tables for this position", not a fault. */
 const NO_TABLES = ["missing-table", "no-tables"];
 
 // `body[data-busy]` is "1" while any request is pending (the tests wait on
 // it); the visible indicator appears once one has taken 200 ms.
+// From a second on it counts the seconds the page has been waiting.
 let busy = 0;
 let busyTimer = null;
+let busyClock = null;
 function setBusy(delta) {
   busy += delta;
   document.body.dataset.busy = busy > 0 ? "1" : "0";
   if (busy > 0 && busyTimer === null && $("busy").hidden) {
     busyTimer = setTimeout(() => {
       busyTimer = null;
-      if (busy > 0) $("busy").hidden = false;
+      if (busy === 0) return;
+      $("busy").hidden = false;
+      const since = Date.now() - 200;
+      $("busy-text").textContent = "Working…";
+      busyClock = setInterval(() => {
+        const seconds = Math.floor((Date.now() - since) / 1000);
+        if (seconds >= 1) $("busy-text").textContent = `Working… ${seconds} s`;
+      }, 250);
     }, 200);
   } else if (busy === 0) {
     clearTimeout(busyTimer);
+    clearInterval(busyClock);
     busyTimer = null;
+    busyClock = null;
     $("busy").hidden = true;
   }
 }
@@ -100,6 +113,61 @@ async function api(path, params, signal) {
 function describe(value, dtc) {
   if (value === "draw") return "draw";
   return dtc === null || dtc === undefined ? value : `${value} in ${dtc}`;
+}
+
+/** A record's text as its tags (`[Name "value"]`) and its move tokens
+ * (move numbers and a result left out). */
+function readRecord(text) {
+  const tags = {};
+  const moves = [];
+  let result = null;
+  for (const line of text.split(/\r?\n/)) {
+    const t = line.trim();
+    const tag = t.match(/^\[(\w+)\s+"(.*)"\]$/);
+    if (tag) {
+      tags[tag[1]] = tag[2];
+      continue;
+    }
+    for (const token of t.replace(/\{[^}]*\}/g, " ").split(/\s+/)) {
+      if (!token || /^\d+\.+$/.test(token)) continue;
+      if (/^(1-0|0-1|1\/2-1\/2|\*)$/.test(token)) result = token;
+      else moves.push(token.replace(/^\d+\.+/, ""));
+    }
+  }
+  return { tags, moves, result };
+}
+
+/** Moves numbered in pairs (`1. a b 2. c d`), about 72 characters a line. */
+function numbered(moves) {
+  const lines = [];
+  let line = "";
+  moves.forEach((m, i) => {
+    const word = i % 2 === 0 ? `${i / 2 + 1}. ${m}` : m;
+    if (line && line.length + word.length + 1 > 72) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line ? `${line} ${word}` : word;
+    }
+  });
+  if (line) lines.push(line);
+  return lines.join("\n");
+}
+
+/** Show the record box of a panel with `text` in it (selected, for copying). */
+function recordBox(prefix, text, note) {
+  const field = $(`${prefix}-record-text`);
+  const box = field.parentElement;
+  box.hidden = false;
+  if (text !== null) field.value = text;
+  box.querySelector(".share-note").textContent = note || "";
+  field.focus();
+  if (text !== null) field.select();
+}
+
+/** A whole number for the perfect player's random choices. */
+function newSeed() {
+  return String(Math.floor(Math.random() * 4294967296));
 }
 
 /** Copy `text` to the clipboard. Where the page has no clipboard access
@@ -147,6 +215,11 @@ function pressable(el, label, action) {
 // ---------------------------------------------------------------- routing
 
 let view = null;
+
+/** Are the perfect-play values shown (the "Show values" box)? */
+function showValues() {
+  return $("m-values").checked;
+}
 
 function setHash(game, position) {
   const hash = position ? `#${game}/${encodeURIComponent(position)}` : `#${game}`;
@@ -247,6 +320,7 @@ const Morris = {
       : null;
     this.shown = false;
     this.game = game;
+    $("m-style-row").hidden = !STYLES.includes(game);
     this.history = [position];
     this.record = [];
     this.index = 0;
@@ -282,6 +356,7 @@ const Morris = {
     this.values = null;
     this.info = null;
     this.over = null;
+    this.hintMove = null;
     setBusy(1);
     try {
       let svg;
@@ -357,11 +432,17 @@ const Morris = {
     }
   },
 
+  /** The `best` request's style parameters (none for `fast`). */
+  style() {
+    const style = $("m-style").value;
+    return STYLES.includes(this.game) && style !== "fast" ? { policy: style, seed: newSeed() } : {};
+  },
+
   async engineMove(token) {
     const position = this.position();
     $("m-hint").textContent = "The perfect player is thinking…";
     try {
-      const answer = await api(`${this.game}/best`, { position }, this.abort.signal);
+      const answer = await api(`${this.game}/best`, { position, ...this.style() }, this.abort.signal);
       if (token !== this.token || !answer.best) return;
       this.play(answer.best.move, false);
     } catch (e) {
@@ -387,6 +468,50 @@ const Morris = {
     this.record.push(text);
     this.index += 1;
     this.load(human !== false || this.engineToMove());
+  },
+
+  /** The perfect player's move for the side to move, marked on the board. */
+  async hint() {
+    if (this.over || !this.abort) return;
+    const token = this.token;
+    try {
+      const answer = await api(`${this.game}/best`, { position: this.position(), ...this.style() },
+        this.abort.signal);
+      if (token !== this.token || !answer.best) return;
+      this.hintMove = parseMove(answer.best.move);
+      this.render();
+      $("m-hint").textContent = `Hint: ${answer.best.move} (${describe(answer.best.value, answer.best.dtc ?? answer.best.plies)}).`;
+    } catch (e) {
+      if (token !== this.token || e.name === "AbortError") return;
+      $("m-hint").textContent = `No hint here: ${e.message}`;
+    }
+  },
+
+  /** The record as text: the game, the start position, the moves. */
+  exportText() {
+    return `[Game "${NAME[this.game]}"]\n[Position "${this.history[0]}"]\n\n${numbered(this.record)}\n`;
+  },
+
+  /** Load a record (our move list, with or without tags and numbers). */
+  async importText(text) {
+    const { tags, moves } = readRecord(text);
+    const named = tags.Game && Object.keys(NAME).find((id) => NAME[id] === tags.Game);
+    if (named && named !== this.game) {
+      recordBox("m", null, `This is a record of ${tags.Game}: open its tab and load it there.`);
+      return;
+    }
+    const start = tags.Position || START[this.game];
+    try {
+      const r = await api(`${this.game}/replay`, { position: start, moves: moves.join(" ") });
+      this.history = r.positions;
+      this.record = r.moves;
+      this.index = r.moves.length;
+      $("m-mode").value = "analyse";
+      recordBox("m", null, `Loaded ${r.moves.length} moves.`);
+      await this.load(false);
+    } catch (e) {
+      recordBox("m", null, `Not loaded: ${e.message}`);
+    }
   },
 
   click(point) {
@@ -462,15 +587,18 @@ const Morris = {
     const svg = $("board").querySelector("svg");
     if (svg) {
       for (const old of svg.querySelectorAll(".mark")) old.remove();
+      const hint = this.hintMove;
       for (const g of svg.querySelectorAll("g.pt")) {
         g.classList.toggle("selected", g.dataset.point === this.sel.from || g.dataset.point === this.sel.to);
+        const p = g.dataset.point;
+        g.classList.toggle("hint", !!hint && (p === hint.from || p === hint.to || p === hint.remove));
         delete g.dataset.best;
       }
       const large = this.game === "three";
       for (const [point, moves] of this.markers()) {
         const g = svg.querySelector(`g.pt[data-point="${point}"]`);
         if (!g) continue;
-        const best = this.best(moves);
+        const best = showValues() ? this.best(moves) : null;
         const colour = best ? COLOUR[best.value] : "#1f6fd2";
         const onStone = g.querySelector("circle.stone");
         const ring = document.createElementNS(SVG_NS, "circle");
@@ -526,7 +654,7 @@ const Morris = {
       status = `Game over: ${this.over}.`;
     } else if (this.over) {
       status = `Game over: ${side} has lost (${this.over}); ${side === "White" ? "Black" : "White"} wins.`;
-    } else if (this.info) {
+    } else if (this.info && showValues()) {
       status = `${side} to move: ${describe(this.info.value, this.info.dtc ?? this.info.plies)} with perfect play`;
     } else {
       status = `${side} to move`;
@@ -536,17 +664,24 @@ const Morris = {
     statusEl.dataset.over = this.over ? "1" : "0";
     statusEl.dataset.toMove = side.toLowerCase();
     const sel = this.sel;
+    if (this.hintMove && !sel.from && !sel.to) return this.renderLists();
     $("m-hint").textContent = this.over ? "" : sel.to ? "Click the stone to remove." :
       sel.from ? `Click where ${sel.from} goes.` :
       this.mode() !== "analyse" && this.engineToMove() ? "The perfect player is thinking…" :
       "Click a point to place, or a stone and then its destination.";
+    this.renderLists();
+  },
+
+  /** The move list and the game record. */
+  renderLists() {
     const body = $("m-moves").querySelector("tbody");
     body.innerHTML = "";
-    const rows = this.values
-      ? [...this.legal].sort((a, b) => this.values[a.text].rank - this.values[b.text].rank)
+    const values = showValues() ? this.values : null;
+    const rows = values
+      ? [...this.legal].sort((a, b) => values[a.text].rank - values[b.text].rank)
       : this.legal;
     for (const m of rows) {
-      const v = this.values ? this.values[m.text] : null;
+      const v = values ? values[m.text] : null;
       const tr = document.createElement("tr");
       tr.dataset.move = m.text;
       if (v) {
@@ -613,6 +748,14 @@ $("m-new").addEventListener("click", () => {
   Morris.load(true);
 });
 $("m-undo").addEventListener("click", () => Morris.undo());
+$("m-hint-button").addEventListener("click", () => Morris.hint());
+$("m-values").addEventListener("change", () => Morris.render());
+$("m-export").addEventListener("click", () => recordBox("m", Morris.exportText(),
+  "Our move list: copy it, or edit it and load it."));
+$("m-import").addEventListener("click", () => recordBox("m", "",
+  "Paste a move list (e.g. d6 d2 b4), with [Position \"…\"] when it does not start from the start."));
+$("m-import-go").addEventListener("click", () => Morris.importText($("m-record-text").value));
+$("m-record-close").addEventListener("click", () => { $("m-record-text").parentElement.hidden = true; });
 $("m-redo").addEventListener("click", () => Morris.redo());
 $("m-load").addEventListener("click", () => Morris.start(Morris.game, $("m-text").value.trim()));
 $("m-text").addEventListener("keydown", (e) => {
@@ -640,7 +783,23 @@ function exactText(result, toMove) {
   return `${result === "win" ? mover : other} wins`;
 }
 
-const ENGINE_HINT = "Press Analyse for the engine's score, depth and principal variation.";
+const ENGINE_HINT = "Press Analyse for the engine's score, depth and principal variation " +
+  "(and, with “Every hole's value”, each hole's score).";
+
+/** A result as a record writes it. */
+const RESULT = { white: "1-0", black: "0-1", draw: "1/2-1/2" };
+
+/** A value for the side to move as centi-stones (`won`: a won or lost
+ * game), from White's view, short (`+2.35`, `White wins`) or long. */
+function holeText(v, toMove, short) {
+  const white = toMove === "white" ? v.centi : -v.centi;
+  if (v.won || Math.abs(white) > 29000) {
+    const winner = white > 0 ? "White" : "Black";
+    if (short || v.won) return `${winner} wins`;
+    return scoreText(v.centi, toMove);
+  }
+  return short ? `${white >= 0 ? "+" : ""}${(white / 100).toFixed(2)}` : scoreText(v.centi, toMove);
+}
 
 const Toguz = {
   history: [START.toguz],
@@ -648,6 +807,10 @@ const Toguz = {
   index: 0,
   show: null,
   token: 0,
+  values: null, // the engine's value of every hole: [{hole, centi}], or null
+  hintHole: null,
+  review: null, // the answer of /api/toguz/review, or null
+  tags: {}, // White, Black, Date, Result of an imported record
 
   position() {
     return this.history[this.index];
@@ -660,15 +823,18 @@ const Toguz = {
     this.history = [position];
     this.record = [];
     this.index = 0;
+    this.tags = {};
     $("t-mode").value = "analyse";
     this.clearEngine();
     this.load(false);
   },
 
-  /** The engine's text no longer describes the shown position. */
+  /** The engine's text and values no longer describe the shown position. */
   clearEngine() {
     $("t-analysis").textContent = ENGINE_HINT;
     delete $("t-analysis").dataset.best;
+    this.values = null;
+    this.hintHole = null;
   },
 
   mode() {
@@ -691,6 +857,8 @@ const Toguz = {
     try {
       this.show = await api("toguz/show", { position });
       if (token !== this.token) return;
+      // The server's spelling (`start` is the start position's text).
+      this.history[this.index] = this.show.position;
       this.render();
       if (thenEngine && this.engineToMove() && !this.show.result) this.engine(token, true);
     } catch (e) {
@@ -714,12 +882,17 @@ const Toguz = {
     }
   },
 
+  /** Search the shown position: `play` plays the engine's move; otherwise
+   * the analysis is shown, with every hole's value when asked. */
   async engine(token, play) {
     const position = this.position();
     $("t-analysis").textContent = "Searching…";
+    const every = !play && $("t-multipv").checked;
     try {
       const toMove = this.show ? this.show.to_move : "white";
-      const r = await api("toguz/search", { position, time: $("t-time").value });
+      const params = { position, time: $("t-time").value };
+      if (every) params.multipv = "all";
+      const r = await api("toguz/search", params);
       if (token !== this.token) return;
       const pv = r.pv.join(" ");
       $("t-analysis").textContent =
@@ -730,7 +903,31 @@ const Toguz = {
       if (play && r.best) {
         const m = this.show.moves.find((x) => x.hole === r.best);
         if (m) this.play(m, false);
+        return;
       }
+      if (every) {
+        const lines = r.lines && r.lines.length ? r.lines : [{ hole: r.best, score: r.score }];
+        this.values = lines.map((l) => ({ hole: l.hole, centi: l.score }));
+        this.render();
+      }
+    } catch (e) {
+      if (token === this.token) $("t-analysis").textContent = e.message;
+    }
+  },
+
+  /** The engine's move, marked on the board. */
+  async hint() {
+    if (!this.show || this.show.result) return;
+    const token = this.token;
+    $("t-analysis").textContent = "Searching for a hint…";
+    try {
+      const r = await api("toguz/search", { position: this.position(), time: $("t-time").value });
+      if (token !== this.token || !r.best) return;
+      this.hintHole = r.best;
+      this.render();
+      const m = this.show.moves.find((x) => x.hole === r.best);
+      $("t-analysis").textContent = `Hint: hole ${r.best} (${m ? m.move : "?"}), ` +
+        `score ${scoreText(r.score, this.show.to_move)} at depth ${r.depth}.`;
     } catch (e) {
       if (token === this.token) $("t-analysis").textContent = e.message;
     }
@@ -743,7 +940,38 @@ const Toguz = {
     this.history.push(move.after);
     this.record.push(move.move);
     this.index += 1;
+    this.clearEngine();
     this.load(human !== false || this.engineToMove());
+  },
+
+  /** Show the position after `ply` plies of the record. */
+  goTo(ply) {
+    if (ply < 0 || ply >= this.history.length || ply === this.index) return;
+    this.index = ply;
+    this.clearEngine();
+    this.load(false);
+  },
+
+  /** Does the review describe the game shown (the same start and moves)? */
+  reviewed() {
+    const r = this.review;
+    if (!r) return false;
+    const n = Math.min(r.positions.length, this.history.length);
+    for (let i = 0; i < n; i++) if (r.positions[i] !== this.history[i]) return i > 0 ? i : false;
+    return n;
+  },
+
+  /** Every hole's value here: the engine's, or the review's. */
+  holeValues() {
+    if (this.values) return this.values;
+    const upTo = this.reviewed();
+    if (upTo && this.index < upTo && this.index < this.review.moves.length) {
+      const holes = this.review.moves[this.index].holes || [];
+      return holes
+        .map((v, i) => (v === null ? null : { hole: i + 1, centi: Math.round(v * 100), won: Math.abs(v) >= 100 }))
+        .filter((v) => v);
+    }
+    return null;
   },
 
   render() {
@@ -766,6 +994,9 @@ const Toguz = {
     };
     el("rect", { width, height, fill: "#c98f4e", rx: 18 });
     const legal = new Set(s.moves.map((m) => m.hole));
+    const values = s.result ? null : this.holeValues();
+    const value = new Map((values || []).map((v) => [v.hole, v]));
+    const top = values && values.length ? Math.max(...values.map((v) => v.centi)) : null;
     // Black's holes 9..1 on top, White's 1..9 below (sowing runs anticlockwise).
     for (let i = 0; i < 18; i++) {
       const white = i < 9;
@@ -775,20 +1006,29 @@ const Toguz = {
       const mine = (white ? "white" : "black") === s.to_move;
       const g = el("g", { class: "hole", "data-hole": n, "data-side": white ? "white" : "black" });
       if (mine && legal.has(n) && !s.result) g.classList.add("legal");
+      if (mine && this.hintHole === n) g.classList.add("hint");
       const owner = s.tuzdyks.indexOf(i);
       el("rect", { x: x + 5, y, width: W - 10, height: 100, rx: 30,
         fill: owner >= 0 ? "#5c2d0c" : "#8a5526", stroke: "#3b2a14", "stroke-width": 2 }, g);
-      el("text", { x: x + W / 2, y: y + 60, "text-anchor": "middle", "font-size": 28,
+      el("text", { x: x + W / 2, y: y + 56, "text-anchor": "middle", "font-size": 28,
         "font-weight": "bold", fill: "#fff7e6" }, g, owner >= 0 ? "X" : s.holes[i]);
       el("text", { x: x + W / 2, y: white ? y + 122 : y - 8, "text-anchor": "middle",
         "font-size": 13, fill: "#3b2a14" }, g, owner >= 0 ? `${n} · tuzdyk of ${owner ? "Black" : "White"}` : n);
+      const v = mine ? value.get(n) : undefined;
+      if (v) {
+        g.dataset.value = String(v.centi);
+        el("text", { x: x + W / 2, y: y + 84, "text-anchor": "middle", "font-size": 13,
+          "font-weight": v.centi === top ? "bold" : "normal",
+          fill: v.centi === top ? "#b6f5b6" : "#fff7e6", class: "hole-value" }, g, holeText(v, s.to_move, true));
+      }
       if (g.classList.contains("legal")) {
         const m = s.moves.find((x) => x.hole === n);
         const choose = () => {
           if (!(this.mode() !== "analyse" && this.engineToMove())) this.play(m, true);
         };
         g.addEventListener("click", choose);
-        pressable(g, `play ${white ? "White" : "Black"}'s hole ${n}: ${s.holes[i]} stones (${m.move})`, choose);
+        const said = v ? `, ${holeText(v, s.to_move, false)}` : "";
+        pressable(g, `play ${white ? "White" : "Black"}'s hole ${n}: ${s.holes[i]} stones (${m.move})${said}`, choose);
       }
     }
     // Kazans: Black's above, White's below, across the middle.
@@ -807,14 +1047,214 @@ const Toguz = {
       status = `${s.to_move === "white" ? "White" : "Black"} to move`;
     }
     $("t-status").textContent = status;
+    this.renderValues(values);
+    if (values && !this.values && $("t-analysis").textContent === ENGINE_HINT) {
+      // The review's values: what it says of the move played here.
+      const m = this.review.moves[this.index];
+      $("t-analysis").textContent = `Review: ${m.side} played ${m.move} (${m.label}, ` +
+        `${m.loss.toFixed(2)} stones lost); the engine's move ${m.best_move}. ` +
+        `Every hole's value from the review's search (depth ${m.depth}).`;
+    }
     const record = $("t-record");
     record.innerHTML = "";
     this.record.forEach((text, i) => {
       const li = document.createElement("li");
       li.textContent = text;
       if (i === this.index - 1) li.className = "current";
+      const go = () => this.goTo(i + 1);
+      li.addEventListener("click", go);
+      li.tabIndex = 0;
+      li.setAttribute("aria-label", `go to the position after move ${i + 1}, ${text}`);
+      li.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" || e.key === " ") {
+          e.preventDefault();
+          go();
+        }
+      });
       record.appendChild(li);
     });
+    this.renderReview();
+  },
+
+  /** Every hole's value as a list, best first for the side to move. */
+  renderValues(values) {
+    const body = $("t-moves").querySelector("tbody");
+    body.innerHTML = "";
+    if (!values || !this.show) return;
+    const s = this.show;
+    for (const v of [...values].sort((a, b) => b.centi - a.centi)) {
+      const m = s.moves.find((x) => x.hole === v.hole);
+      if (!m) continue;
+      const tr = document.createElement("tr");
+      tr.dataset.hole = String(v.hole);
+      tr.innerHTML = `<td class="m"></td><td class="tv"></td>`;
+      tr.children[0].textContent = `hole ${v.hole} (${m.move})`;
+      tr.children[1].textContent = holeText(v, s.to_move, false);
+      const choose = () => {
+        if (!(this.mode() !== "analyse" && this.engineToMove())) this.play(m, true);
+      };
+      tr.addEventListener("click", choose);
+      tr.tabIndex = 0;
+      tr.setAttribute("aria-label", `play hole ${v.hole}, ${m.move}: ${holeText(v, s.to_move, false)}`);
+      tr.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" || e.key === " ") {
+          e.preventDefault();
+          choose();
+        }
+      });
+      body.appendChild(tr);
+    }
+  },
+
+  /** The result of the game shown, as a record writes it. */
+  result() {
+    if (this.index === this.record.length && this.show && this.show.result) return RESULT[this.show.result];
+    return this.tags.Result || "*";
+  },
+
+  /** The record in PlayOK's form (our start position in a tag when it is
+   * not the start). */
+  exportText() {
+    const result = this.result();
+    const tags = [["Site", "solver serve"], ["White", this.tags.White || "?"],
+      ["Black", this.tags.Black || "?"], ["Result", result]];
+    if (this.tags.Date) tags.splice(1, 0, ["Date", this.tags.Date]);
+    if (this.history[0] !== START.toguz) tags.push(["Position", this.history[0]]);
+    const head = tags.map(([k, v]) => `[${k} "${v}"]`).join("\n");
+    return `${head}\n\n${numbered(this.record)} ${result}\n`;
+  },
+
+  /** Load a PlayOK record (or a list of moves or holes). */
+  async importText(text) {
+    const { tags, moves, result } = readRecord(text);
+    const start = tags.Position || START.toguz;
+    // Long records go as holes alone (the server then checks legality only).
+    let sent = moves.join(" ");
+    if (encodeURIComponent(sent).length > 1700) sent = moves.map((m) => m[0]).join(" ");
+    try {
+      const r = await api("toguz/replay", { record: sent, position: start });
+      this.history = r.positions;
+      this.record = r.moves.map((m) => m.move);
+      this.index = r.moves.length;
+      this.tags = { ...tags, Result: tags.Result || result || undefined };
+      $("t-mode").value = "analyse";
+      this.clearEngine();
+      recordBox("t", null, `Loaded ${r.moves.length} moves.`);
+      await this.load(false);
+    } catch (e) {
+      recordBox("t", null, `Not loaded: ${e.message}`);
+    }
+  },
+
+  /** Review the game shown: every move scored, the graph, every hole's
+   * value at each position. */
+  async reviewGame() {
+    if (!this.record.length) {
+      $("t-error").textContent = "Play or import a game first: the review needs its moves.";
+      return;
+    }
+    const time = $("t-review-time").value;
+    const n = this.record.length;
+    $("t-review").hidden = false;
+    $("t-graph").innerHTML = "";
+    $("t-review-moves").querySelector("tbody").innerHTML = "";
+    $("t-review-summary").textContent =
+      `Reviewing ${n} moves at ${time} s a position: about ${Math.ceil(n * Number(time))} s…`;
+    const token = this.token;
+    const moves = this.record.map((m) => m[0]).join(" ");
+    let record = moves;
+    for (const k of ["White", "Black", "Date"]) {
+      if (this.tags[k]) record = `[${k} "${this.tags[k]}"]\n${record}`;
+    }
+    record += ` ${this.result()}`;
+    try {
+      this.review = await api("toguz/review", { record, position: this.history[0], time });
+      this.graphDrawn = false;
+      if (token === this.token) this.render();
+      else this.renderReview();
+    } catch (e) {
+      $("t-review-summary").textContent = `No review: ${e.message}`;
+    }
+  },
+
+  /** The review's graph (a line at the shown position), summary and moves. */
+  renderReview() {
+    const r = this.review;
+    const upTo = this.reviewed();
+    if (!r || !upTo) {
+      if (r) $("t-review").hidden = true;
+      return;
+    }
+    $("t-review").hidden = false;
+    if (!this.graphDrawn) {
+      $("t-graph").innerHTML = r.svg;
+      this.graphDrawn = true;
+      const p = r.players.map((pl, i) => {
+        const side = i ? "Black" : "White";
+        const counts = ["best", "good", "inaccuracy", "mistake", "blunder"]
+          .map((l, k) => `${l} ${pl.labels[k]}`).join(", ");
+        return `${side}${pl.name && pl.name !== "?" ? " (" + pl.name + ")" : ""}: ${counts}; ` +
+          `mean loss ${pl.mean_loss.toFixed(2)} stones`;
+      });
+      $("t-review-summary").textContent = `${p.join(". ")}. Choose a move or a point of the graph to see ` +
+        "that position with every hole's value.";
+      const body = $("t-review-moves").querySelector("tbody");
+      body.innerHTML = "";
+      for (const m of r.moves) {
+        const tr = document.createElement("tr");
+        tr.dataset.ply = String(m.ply);
+        tr.innerHTML = `<td></td><td class="m"></td><td></td><td></td><td class="m"></td>`;
+        tr.children[0].textContent = `${m.ply} ${m.side === "White" ? "W" : "B"}`;
+        tr.children[1].textContent = m.move;
+        tr.children[2].textContent = m.label;
+        tr.children[2].className = `label-${m.label}`;
+        tr.children[3].textContent = m.loss.toFixed(2);
+        tr.children[4].textContent = `${m.best_move} (${m.best_score >= 0 ? "+" : ""}${m.best_score.toFixed(2)})`;
+        const go = () => this.goTo(m.ply - 1);
+        tr.addEventListener("click", go);
+        tr.tabIndex = 0;
+        tr.setAttribute("aria-label", `ply ${m.ply}, ${m.side} played ${m.move}: ${m.label}, ` +
+          `${m.loss.toFixed(2)} stones lost; the engine's move ${m.best_move}. Go to the position before it`);
+        tr.addEventListener("keydown", (e) => {
+          if (e.key === "Enter" || e.key === " ") {
+            e.preventDefault();
+            go();
+          }
+        });
+        body.appendChild(tr);
+      }
+      const svg = $("t-graph").querySelector("svg");
+      if (svg) {
+        svg.addEventListener("click", (e) => {
+          const [left, , width, , n] = (svg.dataset.plot || "").split(" ").map(Number);
+          const box = svg.getBoundingClientRect();
+          const x = ((e.clientX - box.left) * svg.viewBox.baseVal.width) / box.width;
+          const ply = Math.round(((x - left) / width) * n);
+          this.goTo(Math.max(0, Math.min(ply, this.history.length - 1)));
+        });
+      }
+    }
+    for (const tr of $("t-review-moves").querySelectorAll("tbody tr")) {
+      tr.classList.toggle("current", Number(tr.dataset.ply) === this.index + 1);
+    }
+    const svg = $("t-graph").querySelector("svg");
+    if (svg && svg.dataset.plot) {
+      const [left, top, width, height, n] = svg.dataset.plot.split(" ").map(Number);
+      let line = svg.querySelector("line.cursor");
+      if (!line) {
+        line = document.createElementNS(SVG_NS, "line");
+        line.setAttribute("class", "cursor");
+        line.setAttribute("stroke", "#d2383a");
+        line.setAttribute("stroke-width", "2");
+        line.setAttribute("stroke-dasharray", "4 3");
+        svg.appendChild(line);
+      }
+      const x = left + (width * Math.min(this.index, n)) / Math.max(n, 1);
+      line.setAttribute("x1", x.toFixed(1));
+      line.setAttribute("x2", x.toFixed(1));
+      line.setAttribute("y1", String(top));
+      line.setAttribute("y2", String(top + height));
+    }
   },
 
   undo() {
@@ -836,6 +1276,7 @@ const Toguz = {
 
 $("t-mode").addEventListener("change", () => Toguz.load(true));
 $("t-analyse").addEventListener("click", () => Toguz.engine(Toguz.token, false));
+$("t-hint").addEventListener("click", () => Toguz.hint());
 $("t-new").addEventListener("click", () => {
   const mode = Toguz.mode();
   Toguz.start(START.toguz);
@@ -850,6 +1291,14 @@ $("t-text").addEventListener("keydown", (e) => {
 });
 $("t-copy").addEventListener("click", () => copy(Toguz.position(), $("t-share")));
 $("t-copy-link").addEventListener("click", () => copy(location.href, $("t-share")));
+$("t-export").addEventListener("click", () => recordBox("t", Toguz.exportText(),
+  "The game in PlayOK's notation: copy it, or edit it and load it."));
+$("t-import").addEventListener("click", () => recordBox("t", "",
+  "Paste a PlayOK record (tags and numbered moves such as 1. 76(10) 87(2)) or holes alone (7 8 9)."));
+$("t-import-go").addEventListener("click", () => Toguz.importText($("t-record-text").value));
+$("t-record-close").addEventListener("click", () => { $("t-record-text").parentElement.hidden = true; });
+$("t-review-go").addEventListener("click", () => Toguz.reviewGame());
+
 
 // ------------------------------------------------------------- statistics
 
@@ -901,11 +1350,12 @@ const Stats = {
     el("text", { x: left, y, "font-size": 12 }, "share of wins, draws, losses for the side to move");
   },
 
-  /** Vertical bars of longest wins and losses per subspace. */
-  longest(parent, rows) {
+  /** Vertical bars of longest wins and losses per table (`label`,
+   * `max_win`, `max_loss`). */
+  longest(parent, rows, what = "subspace") {
     const width = Math.max(520, rows.length * 22 + 60);
     const height = 240;
-    const el = this.chart(parent, "Longest win and loss (plies to conversion) per subspace", width, height);
+    const el = this.chart(parent, `Longest win and loss (plies to conversion) per ${what}`, width, height);
     const max = Math.max(1, ...rows.map((r) => Math.max(r.max_win, r.max_loss)));
     const base = height - 40;
     const scale = (base - 10) / max;
@@ -913,12 +1363,55 @@ const Stats = {
       const x = 40 + i * 22;
       el("rect", { x, y: base - r.max_win * scale, width: 9, height: r.max_win * scale, fill: COLOUR.win });
       el("rect", { x: x + 9, y: base - r.max_loss * scale, width: 9, height: r.max_loss * scale, fill: COLOUR.loss });
-      el("text", { x: x + 9, y: base + 14, "text-anchor": "middle", "font-size": 9 }, `${r.white}-${r.black}`);
+      el("text", { x: x + 9, y: base + 14, "text-anchor": "middle", "font-size": 9 }, r.label);
     });
     for (let v = 0; v <= max; v += Math.max(1, Math.ceil(max / 5 / 10) * 10)) {
       el("text", { x: 34, y: base - v * scale + 4, "text-anchor": "end", "font-size": 10 }, v);
     }
-    el("text", { x: 40, y: height - 6, "font-size": 12 }, "subspace (White-Black stones); green: longest win, red: longest loss");
+    el("text", { x: 40, y: height - 6, "font-size": 12 }, `${what}; green: longest win, red: longest loss`);
+  },
+
+  /** Nine's statistics (`nine/stats`, `nine-noflying/stats`) into `box`. */
+  nine(box, s) {
+    box.innerHTML = "";
+    const p = document.createElement("p");
+    const t = s.totals;
+    p.textContent = `${t.subspaces} subspaces (${s.rules}), ${t.positions.toLocaleString()} positions: ` +
+      `${t.wins.toLocaleString()} wins, ${t.draws.toLocaleString()} draws, ${t.losses.toLocaleString()} losses ` +
+      `for the side to move; ${(t.bytes / 1e6).toFixed(1)} MB on disk.`;
+    box.appendChild(p);
+    // A table that does not open is its row's error, not a failed page.
+    const broken = [...s.subspaces, ...s.sectors].filter((r) => r.error);
+    for (const r of broken) {
+      const e = document.createElement("p");
+      e.className = "error";
+      e.textContent = `Not counted: ${r.error}`;
+      box.appendChild(e);
+    }
+    const rows = s.subspaces
+      .filter((r) => !r.error)
+      .map((r) => ({ ...r, label: `${r.white}-${r.black}` }));
+    this.shares(box, "Win / draw / loss per subspace (White-Black stones, White to move)", rows);
+    this.longest(box, rows, "subspace (White-Black stones)");
+  },
+
+  /** A family board's statistics (`six/stats`, `morabaraba/stats`,
+   * `lasker/stats`: one row per table file) into `box`: the moving-phase
+   * tables (Lasker's sectors, which mix the phases, all of them). */
+  family(box, s) {
+    box.innerHTML = "";
+    const p = document.createElement("p");
+    p.textContent = `${s.tables.length} tables (${s.stones} stones a side, flying ${s.flying ? "on" : "off"}), ` +
+      `${s.positions.toLocaleString()} positions: ${s.wins.toLocaleString()} wins, ` +
+      `${s.draws.toLocaleString()} draws, ${s.losses.toLocaleString()} losses for the side to move; ` +
+      `${(s.bytes / 1e6).toFixed(1)} MB on disk.`;
+    box.appendChild(p);
+    const rows = s.tables
+      .filter((r) => r.kind === undefined || r.kind === "moving")
+      .map((r) => ({ ...r, label: r.table, max_win: r.longest_win, max_loss: r.longest_loss }));
+    const what = s.variant === "lasker" ? "sector" : "moving-phase table";
+    this.shares(box, `Win / draw / loss per ${what}`, rows);
+    this.longest(box, rows, what);
   },
 
   async show() {
@@ -927,27 +1420,7 @@ const Stats = {
     nine.textContent = "Loading…";
     three.textContent = "Loading…";
     try {
-      const s = await api("nine/stats", {});
-      nine.innerHTML = "";
-      const p = document.createElement("p");
-      const t = s.totals;
-      p.textContent = `${t.subspaces} subspaces (${s.rules}), ${t.positions.toLocaleString()} positions: ` +
-        `${t.wins.toLocaleString()} wins, ${t.draws.toLocaleString()} draws, ${t.losses.toLocaleString()} losses ` +
-        `for the side to move; ${(t.bytes / 1e6).toFixed(1)} MB on disk.`;
-      nine.appendChild(p);
-      // A table that does not open is its row's error, not a failed page.
-      const broken = [...s.subspaces, ...s.sectors].filter((r) => r.error);
-      for (const r of broken) {
-        const e = document.createElement("p");
-        e.className = "error";
-        e.textContent = `Not counted: ${r.error}`;
-        nine.appendChild(e);
-      }
-      const rows = s.subspaces
-        .filter((r) => !r.error)
-        .map((r) => ({ ...r, label: `${r.white}-${r.black}` }));
-      this.shares(nine, "Win / draw / loss per subspace (White-Black stones, White to move)", rows);
-      this.longest(nine, rows);
+      this.nine(nine, await api("nine/stats", {}));
     } catch (e) {
       nine.textContent = e.message;
     }
@@ -971,6 +1444,30 @@ const Stats = {
       }
     } catch (e) {
       three.textContent = e.message;
+    }
+    // The other boards, each from its own tables (or the reason it has none).
+    const family = $("s-family");
+    family.innerHTML = "";
+    for (const [id, title] of [
+      ["nine-noflying", "Nine Men's Morris without flying"],
+      ["six", "Six Men's Morris"],
+      ["morabaraba", "Morabaraba"],
+      ["lasker", "Lasker Morris"],
+    ]) {
+      const h = document.createElement("h2");
+      h.textContent = title;
+      const box = document.createElement("div");
+      box.className = "charts";
+      box.id = `s-${id}`;
+      box.textContent = "Loading…";
+      family.append(h, box);
+      try {
+        const s = await api(`${id}/stats`, {});
+        if (id === "nine-noflying") this.nine(box, s);
+        else this.family(box, s);
+      } catch (e) {
+        box.textContent = e.message;
+      }
     }
   },
 };

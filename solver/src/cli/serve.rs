@@ -60,6 +60,10 @@ pub struct Args {
     /// Connections served at once (more wait until one closes).
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub max_connections: u32,
+    /// Connections one client address may hold at once; a further one
+    /// from it is closed (so that one client cannot take every slot).
+    #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub max_client_connections: u32,
     /// Also answer requests whose `Host` is NAME (any port) or NAME:PORT,
     /// e.g. a reverse proxy's name; repeatable. Without it only localhost,
     /// 127.0.0.1, [::1] and the listening address are answered (against
@@ -92,6 +96,7 @@ pub fn serve(args: Args) -> CliResult {
         toguz_max_time: Duration::from_secs_f64(args.toguz_max_time),
         header_timeout: Duration::from_secs(args.header_timeout),
         max_connections: args.max_connections as usize,
+        max_client_connections: args.max_client_connections as usize,
         allow_hosts: args.allow_hosts.clone(),
         ..Config::default()
     };

@@ -179,11 +179,24 @@ pub fn review(
     multipv: bool,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Review, ReviewError> {
+    review_from(Board::start(), game, engine, limits, multipv, progress)
+}
+
+/// [`review`] of a game whose moves start from `start` (a position set up
+/// on the board rather than the start of the game).
+pub fn review_from(
+    start: Board,
+    game: &Game,
+    engine: &mut Engine,
+    limits: &Limits,
+    multipv: bool,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Review, ReviewError> {
     if game.moves.is_empty() {
         return Err(ReviewError::Empty);
     }
     // The positions, checked against the rules.
-    let mut boards = vec![Board::start()];
+    let mut boards = vec![start];
     let mut played = Vec::with_capacity(game.moves.len());
     for (i, text) in game.moves.iter().enumerate() {
         let b = boards[i];
@@ -321,7 +334,9 @@ fn xml_escape(s: &str) -> String {
 
 /// A score graph of the review as a stand-alone SVG: White's value after
 /// every ply (stones, clipped to the plotted range), blunders marked with
-/// red dots and mistakes with orange ones, move numbers below.
+/// red dots and mistakes with orange ones, move numbers below. The root's
+/// `data-plot` is the plot area `left top width height` and the plies
+/// across it, so that a page can mark or pick a ply on the graph.
 pub fn svg(r: &Review) -> String {
     let (w, h) = (900.0, 360.0);
     let (left, right, top, bottom) = (56.0, 20.0, 40.0, 44.0);
@@ -341,7 +356,7 @@ pub fn svg(r: &Review) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="12">"##
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="12" data-plot="{left} {top} {pw} {ph} {n}">"##
     );
     let _ = writeln!(s, r##"<rect width="{w}" height="{h}" fill="#ffffff"/>"##);
     let title = format!(
