@@ -1400,15 +1400,23 @@ const Stats = {
    * tables (Lasker's sectors, which mix the phases, all of them). */
   family(box, s) {
     box.innerHTML = "";
+    // Six and Lasker list `tables`; Morabaraba's moving phase `subspaces`.
+    const tables = s.tables || s.subspaces || [];
+    const stones = s.stones ?? s.max_stones;
     const p = document.createElement("p");
-    p.textContent = `${s.tables.length} tables (${s.stones} stones a side, flying ${s.flying ? "on" : "off"}), ` +
+    p.textContent = `${tables.length} tables (${stones} stones a side, flying ${s.flying ? "on" : "off"}), ` +
       `${s.positions.toLocaleString()} positions: ${s.wins.toLocaleString()} wins, ` +
       `${s.draws.toLocaleString()} draws, ${s.losses.toLocaleString()} losses for the side to move; ` +
       `${(s.bytes / 1e6).toFixed(1)} MB on disk.`;
     box.appendChild(p);
-    const rows = s.tables
+    const rows = tables
       .filter((r) => r.kind === undefined || r.kind === "moving")
-      .map((r) => ({ ...r, label: r.table, max_win: r.longest_win, max_loss: r.longest_loss }));
+      .map((r) => ({
+        ...r,
+        label: r.table ?? r.subspace,
+        max_win: r.longest_win ?? 0,
+        max_loss: r.longest_loss ?? 0,
+      }));
     const what = s.variant === "lasker" ? "sector" : "moving-phase table";
     this.shares(box, `Win / draw / loss per ${what}`, rows);
     this.longest(box, rows, what);
