@@ -10,12 +10,13 @@
 #
 # scripts/load-test.sh wrk DIR [SECONDS]
 #   wrk (apt-get install wrk) with 64 connections and a mix of requests
-#   (moving-phase probes and best moves, show, SVG, Three Men's Morris
-#   probes, Toguz positions, the page's files) against the release binary
-#   serving the tables of DIR (e.g. `solver nine generate --max-stones 9
-#   --dir DIR`); wrk pinned to core 0 (`taskset -c 0`), the server to
-#   core 1. Prints wrk's throughput and latency distribution and the
-#   server's resident memory before and after.
+#   (moving-phase probes and best moves, placement probes from the
+#   placement sectors, stats) against the release binary serving the
+#   tables of DIR (`solver nine generate --max-stones 9 --dir DIR` and
+#   `solver nine generate --stones 5 --placement --dir DIR`) with
+#   `--memory values`; wrk pinned to core 0 (`taskset -c 0`), the server
+#   to core 1. Prints wrk's throughput and latency distribution, the
+#   server's CPU time a request and its resident memory before and after.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" != wrk ]; then
@@ -28,7 +29,7 @@ port=${PORT:-18080}
 cargo build --release -p solver
 work=$(mktemp -d)
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
-taskset -c 1 target/release/solver serve --dir "$dir" --addr "127.0.0.1:$port" >"$work/serve.log" 2>&1 &
+taskset -c 1 target/release/solver serve --dir "$dir" --memory values --addr "127.0.0.1:$port" >"$work/serve.log" 2>&1 &
 server=$!
 for _ in $(seq 100); do
     grep -q serving "$work/serve.log" 2>/dev/null && break
@@ -36,26 +37,30 @@ for _ in $(seq 100); do
 done
 rss() { awk '/^VmRSS/ {print $2 " kB"}' "/proc/$server/status"; }
 cat >"$work/mixed.lua" <<'LUA'
--- Requests in turn; positions URL-encoded (spaces as %20). wrk itself
+-- The issue's mix, requests in turn: moving-phase probes (every move's
+-- value) and best moves, placement probes from the placement sectors (the
+-- 5-stone game's, which `nine generate --max-stones 9` does not make: they
+-- are answered by the search then, so give DIR the 5-stone game's sectors
+-- too, e.g. `nine generate --stones 5 --placement --dir DIR`), and one
+-- stats request in 20. Positions URL-encoded (spaces as %20). wrk itself
 -- reports any answer that is not 2xx or 3xx.
-local nine = {
+local moving = {
   "W.W..B...B.W....B.......%20w%200%200", "W.W..B...B.W....B.......%20b%200%200",
   "WB.W...B.....W.B.......B%20b%200%200", "..W....W..B...B..W.B...B%20w%200%200",
 }
+local placing = {
+  "W.W......B.B............%20w%203%203", "W.........B.............%20w%204%204",
+  "W.W.W....B.B.B..........%20w%202%202", "W.W......B.B.B..........%20w%203%202",
+}
 paths = {}
-for _, p in ipairs(nine) do
-  table.insert(paths, "/api/nine/probe?position=" .. p)
-  table.insert(paths, "/api/nine/probe?position=" .. p)
-  table.insert(paths, "/api/nine/best?position=" .. p)
-  table.insert(paths, "/api/nine/show?position=" .. p)
+for i = 1, 4 do
+  table.insert(paths, "/api/nine/probe?position=" .. moving[i])
+  table.insert(paths, "/api/nine/probe?position=" .. moving[i])
+  table.insert(paths, "/api/nine/best?position=" .. moving[i])
+  table.insert(paths, "/api/nine/probe?position=" .. placing[i])
+  table.insert(paths, "/api/nine/probe?position=" .. placing[i])
 end
-table.insert(paths, "/api/nine/svg?position=" .. nine[1])
-table.insert(paths, "/api/three/probe?position=W...B....%20w%202%202")
-table.insert(paths, "/api/three/best?position=.........%20w%203%203")
-table.insert(paths, "/api/toguz/show?position=9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9%20w%200,0%20-,-")
-table.insert(paths, "/")
-table.insert(paths, "/app.js")
-table.insert(paths, "/style.css")
+table.insert(paths, "/api/nine/stats")
 local i = 0
 request = function()
   i = i % #paths + 1
@@ -69,7 +74,12 @@ end
 LUA
 # Warm the tables (first use loads them), then measure.
 taskset -c 0 wrk -t1 -c8 -d2s -s "$work/mixed.lua" "http://127.0.0.1:$port" >/dev/null
+cpu() { awk '{print $14 + $15}' "/proc/$server/stat"; } # clock ticks
 echo "server RSS before: $(rss)"
-taskset -c 0 wrk -t1 -c64 -d"${seconds}s" --latency -s "$work/mixed.lua" "http://127.0.0.1:$port"
+before=$(cpu)
+taskset -c 0 wrk -t1 -c64 -d"${seconds}s" --latency -s "$work/mixed.lua" "http://127.0.0.1:$port" | tee "$work/wrk.out"
+after=$(cpu)
+requests=$(awk '/requests in/ {print $1}' "$work/wrk.out")
+echo "server CPU a request: $(( (after - before) * 1000000 / $(getconf CLK_TCK) / requests )) us"
 echo "server RSS after: $(rss)"
 echo "commit $(git rev-parse --short HEAD), $(date -u +%F), load average $(cut -d' ' -f1-3 /proc/loadavg)"

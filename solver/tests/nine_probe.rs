@@ -109,6 +109,44 @@ fn in_memory_probes_equal_mapped_probes() {
     }
 }
 
+/// `resident` promises a probe that reads memory only: once it says so,
+/// the position and its moves probe alike with the files gone. It is never
+/// said before the tables are loaded, nor in the mapped mode.
+#[test]
+fn resident_probes_need_no_file() {
+    tables();
+    let copy = std::env::temp_dir().join(format!("nine-resident-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&copy);
+    std::fs::create_dir_all(&copy).unwrap();
+    for entry in std::fs::read_dir(table_dir()).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, copy.join(path.file_name().unwrap())).unwrap();
+    }
+    let resident = Tablebases::open(&copy, STD).unwrap().in_memory();
+    let positions = random_positions(300);
+    assert!(!resident.resident(&positions[0]), "nothing is loaded yet");
+    for pos in &positions {
+        let want = (
+            tables().probe(pos).unwrap(),
+            tables().move_values(pos).unwrap(),
+        );
+        assert_eq!(resident.probe(pos).unwrap(), want.0, "{pos}");
+        assert_eq!(resident.move_values(pos).unwrap(), want.1, "{pos}");
+        assert!(!tables().resident(pos), "mapped tables are never resident");
+    }
+    // `resident` is conservative (it asks for a removal's table even when
+    // no move removes), so not every probed position is resident.
+    let said: Vec<&Position> = positions.iter().filter(|p| resident.resident(p)).collect();
+    assert!(said.len() > positions.len() / 2, "{} resident", said.len());
+    std::fs::remove_dir_all(&copy).unwrap();
+    for pos in said {
+        let probe = resident.probe(pos).unwrap();
+        assert_eq!(probe, tables().probe(pos).unwrap(), "{pos} without files");
+        let moves = resident.move_values(pos).unwrap();
+        assert_eq!(moves, tables().move_values(pos).unwrap(), "{pos}");
+    }
+}
+
 #[test]
 fn probe_errors_instead_of_panicking() {
     let tb = tables();

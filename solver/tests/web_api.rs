@@ -120,6 +120,76 @@ fn nine_placement_probe_goes_through_the_search() {
     assert_eq!(best["best"]["value"], api["value"]);
 }
 
+/// Placement positions the placement sectors hold are read from them by
+/// many requests at once (the blocking pool), not queued for the single
+/// search worker (whose queue of 4 would answer most of them 503): the
+/// 3-stone game's tables, 16 clients, every answer the CLI's.
+#[test]
+fn placement_probes_from_tables_answer_concurrently() {
+    let dir = std::env::temp_dir().join(format!("web-placement-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let made = Command::new(env!("CARGO_BIN_EXE_solver"))
+        .args([
+            "nine",
+            "generate",
+            "--stones",
+            "3",
+            "--placement",
+            "--quiet",
+            "--dir",
+            d,
+        ])
+        .status()
+        .expect("run solver");
+    assert!(made.success());
+    let addr = web::start(web::config(&dir));
+    let texts = [
+        "W.W......B.B............ w 1 1",
+        "W.........B............. w 2 2",
+        "........................ w 3 3",
+        "W.........B.......W..... b 1 2",
+    ];
+    let expected: Vec<Json> = texts
+        .iter()
+        .map(|t| cli(&["nine", "probe", "--dir", d, "--json", t]))
+        .collect();
+    for e in &expected {
+        assert_eq!(e["source"], "tables", "{e}");
+    }
+    std::thread::scope(|s| {
+        for i in 0..16 {
+            let (texts, expected) = (&texts, &expected);
+            s.spawn(move || {
+                for k in 0..10 {
+                    let j = (i + k) % texts.len();
+                    let probe = ok(get_position(addr, "/api/nine/probe", texts[j]));
+                    assert_eq!(probe, expected[j]);
+                    let best = ok(get_position(addr, "/api/nine/best", texts[j]));
+                    assert_eq!(best["best"]["move"], expected[j]["moves"][0]["move"]);
+                }
+            });
+        }
+    });
+    // The stats answer is kept while the directory's table files stay the
+    // same, and follows them when they change.
+    let rows = |j: &Json, key: &str| j[key].as_array().map_or(0, Vec::len);
+    let before = ok(get(addr, "/api/nine/stats"));
+    assert_eq!(ok(get(addr, "/api/nine/stats")), before);
+    let sectors = rows(&before, "sectors");
+    assert!(sectors > 0 && rows(&before, "subspaces") > 0, "{before}");
+    let gone = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.to_string_lossy().ends_with("-1-0.tb"))
+        .expect("a placement sector file");
+    std::fs::remove_file(&gone).unwrap();
+    let after = ok(get(addr, "/api/nine/stats"));
+    assert_eq!(rows(&after, "sectors"), sectors - 1, "{after}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn nine_best_show_and_stats() {
     let addr = server();

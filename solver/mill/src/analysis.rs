@@ -19,7 +19,7 @@ use super::placement::PlacementSearch;
 use super::position::PositionError;
 use super::position::{Move, Position};
 use super::probe::{ProbeError, Tablebases};
-use super::rules::{format_position, move_text};
+use super::rules::{format_position, move_text, write_move};
 use crate::rules::ending;
 use serde_json::{json, Value as Json};
 use std::marker::PhantomData;
@@ -251,10 +251,9 @@ impl<B: Board> Analysis<B> {
 impl<B: Board> serde::Serialize for Analysis<B> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
-        let moves: Vec<Json> = self.moves.iter().map(MoveValue::to_json::<B>).collect();
         let mut map = s.serialize_map(Some(5))?;
         map.serialize_entry("dtc", &self.dtc)?;
-        map.serialize_entry("moves", &moves)?;
+        map.serialize_entry("moves", &MovesJson::<B>(&self.moves, PhantomData))?;
         map.serialize_entry("position", &format_position::<B>(&self.position))?;
         map.serialize_entry("source", self.source.as_str())?;
         map.serialize_entry("value", self.value.as_str())?;
@@ -266,7 +265,48 @@ impl<B: Board> serde::Serialize for Analysis<B> {
 /// sorted order.
 impl serde::Serialize for MoveValue {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.to_json::<Nine>().serialize(s)
+        MoveJson::<Nine>(self, PhantomData).serialize(s)
+    }
+}
+
+/// A move's value serialised in board `B`'s coordinates: the object of
+/// [`MoveValue::to_json`], written straight to the serializer (no
+/// intermediate `Json` value: a probe answer allocates only its texts).
+struct MoveJson<'a, B>(&'a MoveValue, PhantomData<B>);
+
+impl<B: Board> serde::Serialize for MoveJson<'_, B> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(3))?;
+        map.serialize_entry("dtc", &self.0.dtc)?;
+        map.serialize_entry("move", &MoveText::<B>(self.0.mv, PhantomData))?;
+        map.serialize_entry("value", self.0.value.as_str())?;
+        map.end()
+    }
+}
+
+/// A move's text in board `B`'s coordinates ([`move_text`]), written
+/// into the serializer without a `String` of its own.
+struct MoveText<B>(Move, PhantomData<B>);
+
+impl<B: Board> std::fmt::Display for MoveText<B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write_move::<B>(self.0, f)
+    }
+}
+
+impl<B: Board> serde::Serialize for MoveText<B> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// Every move's value in board `B`'s coordinates, as a JSON array.
+struct MovesJson<'a, B>(&'a [MoveValue], PhantomData<B>);
+
+impl<B: Board> serde::Serialize for MovesJson<'_, B> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(|m| MoveJson::<B>(m, PhantomData)))
     }
 }
 

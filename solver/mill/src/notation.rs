@@ -119,13 +119,17 @@ pub fn format_fields(points: usize, (stones, side, hand): Fields) -> String {
     format!("{board} {side} {} {}", hand[0], hand[1])
 }
 
-/// Bit index (Malom layout) of each reading-order character.
+/// Bit index (Malom layout) of each reading-order character, computed once
+/// (every position parsed or written uses it).
 fn nine_reading_bits() -> [u8; 24] {
-    let mut bits = [0; 24];
-    for (i, name) in NINE_READING.iter().enumerate() {
-        bits[i] = point(name).expect("reading order names board points");
-    }
-    bits
+    static BITS: std::sync::OnceLock<[u8; 24]> = std::sync::OnceLock::new();
+    *BITS.get_or_init(|| {
+        let mut bits = [0; 24];
+        for (i, name) in NINE_READING.iter().enumerate() {
+            bits[i] = point(name).expect("reading order names board points");
+        }
+        bits
+    })
 }
 
 /// Permute bits: bit `i` of `x` goes to bit `map[i]`.

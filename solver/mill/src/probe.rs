@@ -377,6 +377,35 @@ impl Tablebases {
         self.probe_bits(pos.us(), pos.them())
     }
 
+    /// Whether probing `pos` and every move of it ([`Tablebases::probe`],
+    /// [`Tablebases::move_values`]) reads memory only: the tables are kept
+    /// whole ([`Tablebases::in_memory`]) and those of `pos`'s subspace and
+    /// of the subspaces its moves lead to are loaded. Then the probe does
+    /// no file access, no decompression and no load (a server may answer
+    /// it on an async worker). `false` for placement positions and in the
+    /// other memory modes, where a probe may read and decompress a block.
+    pub fn resident(&self, pos: &Position) -> bool {
+        let Memory::Full(cells) = &self.memory else {
+            return false;
+        };
+        if pos.placing() {
+            return false;
+        }
+        let (us, them) = (pos.us().count_ones(), pos.them().count_ones());
+        let loaded = |us: u32, them: u32| {
+            !(3..=9).contains(&us)
+                || !(3..=9).contains(&them)
+                || cells[10 * us as usize + them as usize].get().is_some()
+        };
+        // Its own table, a slide's child (the sides swap) and a removal's
+        // child (the opponent one stone fewer; below 3 the game is over).
+        (3..=9).contains(&us)
+            && (3..=9).contains(&them)
+            && loaded(us, them)
+            && loaded(them, us)
+            && (them <= 3 || loaded(them - 1, us))
+    }
+
     /// Value of every legal move of a moving-phase position, for the side
     /// to move, in generation order: a removal converts (distance 1); any
     /// other move adds one ply to the value of the position it leads to.

@@ -197,18 +197,24 @@ pub fn format_position<B: Board>(pos: &Position) -> String {
 /// A move in standard coordinates: `c5` (placement), `c5-c4` (slide or
 /// fly), with `xe1` after it when it removes the stone on e1.
 pub fn move_text<B: Board>(m: Move) -> String {
-    let names = &B::geometry().names;
     let mut out = String::new();
-    if let Some(from) = m.from() {
-        out.push_str(names[from as usize]);
-        out.push('-');
-    }
-    out.push_str(names[m.to() as usize]);
-    if let Some(r) = m.removal() {
-        out.push('x');
-        out.push_str(names[r as usize]);
-    }
+    write_move::<B>(m, &mut out).expect("a String takes any text");
     out
+}
+
+/// [`move_text`] written into `out` (no `String` of its own).
+pub fn write_move<B: Board>(m: Move, out: &mut impl std::fmt::Write) -> std::fmt::Result {
+    let names = &B::geometry().names;
+    if let Some(from) = m.from() {
+        out.write_str(names[from as usize])?;
+        out.write_char('-')?;
+    }
+    out.write_str(names[m.to() as usize])?;
+    if let Some(r) = m.removal() {
+        out.write_char('x')?;
+        out.write_str(names[r as usize])?;
+    }
+    Ok(())
 }
 
 /// The board as ASCII with coordinates; stones are `W` and `B`, empty

@@ -1,8 +1,11 @@
-//! `/api/nine/*`: Nine Men's Morris. Every table access runs off the async
-//! workers: moving-phase positions are answered on tokio's blocking pool
-//! straight from the shared, thread-safe tables (a first probe may load
-//! and decompress a table; concurrent probes do not wait for each other,
-//! and the page's files and other answers are not held up); placement
+//! `/api/nine/*`: Nine Men's Morris. Every table access that may read a
+//! file runs off the async workers: moving-phase positions are answered on
+//! tokio's blocking pool straight from the shared, thread-safe tables (a
+//! first probe may load and decompress a table; concurrent probes do not
+//! wait for each other, and the page's files and other answers are not
+//! held up), except a probe whose tables are whole in memory and loaded
+//! ([`Tablebases::resident`], `--memory values`), answered in place
+//! (memory reads only, no hand-off between threads); placement
 //! positions go to one worker thread that owns the [`Analyst`] and its
 //! parallel search (one search at a time, its transposition table kept
 //! between them).
@@ -58,6 +61,8 @@ pub struct NineState {
     options: SearchOptions,
     worker: Option<SyncSender<Job>>,
     wait: Duration,
+    /// The last stats answer and the listing it was computed from.
+    stats: Arc<std::sync::Mutex<Option<(Listing, axum::body::Bytes)>>>,
 }
 
 impl NineState {
@@ -99,6 +104,7 @@ impl NineState {
             options: config.search,
             worker,
             wait: config.placement_wait,
+            stats: Default::default(),
         }
     }
 
@@ -154,18 +160,27 @@ fn parse_text(text: &str) -> Result<Position, ApiError> {
         .map_err(|e| ApiError::bad_request(format!("bad position: {e}")))
 }
 
-/// The perfect player's `best` object (`fast`): placement positions from
-/// the worker, moving-phase ones from the tables on the blocking pool.
+/// The perfect player's `best` object (`fast`): from the tables on the
+/// blocking pool (in place when resident) where they hold the position,
+/// else from the placement search's worker.
 async fn fast_best(
     nine: &NineState,
     tb: &'static Tablebases,
     pos: Position,
 ) -> Result<serde_json::Value, ApiError> {
-    if pos.placing() {
-        return nine.placement(pos, Ask::Best).await;
-    }
     let options = nine.options;
-    blocking(move || Ok(best_json(&pos, Analyst::new(tb, options).best(&pos)?))).await
+    let work = move || Ok(best_json(&pos, Analyst::new(tb, options).best(&pos)?));
+    if pos.placing() {
+        let answer = blocking(move || tb.has_table(&pos).then(work).transpose()).await?;
+        return match answer {
+            Some(best) => Ok(best),
+            None => nine.placement(pos, Ask::Best).await,
+        };
+    }
+    if tb.resident(&pos) {
+        return work(); // memory reads only, as in `analyse`
+    }
+    blocking(work).await
 }
 
 /// The routes of `/api/nine` (the server's rule set) and
@@ -287,21 +302,36 @@ fn replay(nine: &NineState, query: Query<ReplayParams>) -> Result<Response, ApiE
     Ok(json(object!({"positions": positions, "moves": played})))
 }
 
-/// `probe`: placement positions to the worker, moving-phase ones to the
-/// tables on the blocking pool.
+/// `probe`: placement positions the placement sectors hold and
+/// moving-phase positions to the tables on the blocking pool (or in place
+/// when resident), other placement positions to the search worker.
 async fn analyse(nine: &NineState, query: Query) -> Result<Response, ApiError> {
     let pos = parse(query)?;
     let tb = nine.tables()?;
     if pos.placing() {
-        return nine.placement(pos, Ask::Analyse).await.map(json);
+        let options = nine.options;
+        // Many requests at once may read the sectors; only a search needs
+        // the (single) worker.
+        let answer = blocking(move || {
+            Ok(tb
+                .has_table(&pos)
+                .then(|| Analyst::new(tb, options).analyse(&pos)))
+        })
+        .await?;
+        return match answer {
+            Some(analysis) => Ok(axum::Json(analysis?).into_response()),
+            None => nine.placement(pos, Ask::Analyse).await.map(json),
+        };
     }
     let options = nine.options;
-    blocking(move || {
-        // Serialised straight into the body: the object of
-        // `Analysis::to_json`.
-        Ok(axum::Json(Analyst::new(tb, options).analyse(&pos)?).into_response())
-    })
-    .await
+    // Serialised straight into the body: the object of `Analysis::to_json`.
+    let work = move || Ok(axum::Json(Analyst::new(tb, options).analyse(&pos)?).into_response());
+    if tb.resident(&pos) {
+        // Memory reads only (a few microseconds, as serialising the
+        // answer): no hand-off to the blocking pool.
+        return work();
+    }
+    blocking(work).await
 }
 
 /// Run table code on tokio's blocking pool (a table's first use loads and
@@ -317,10 +347,56 @@ async fn blocking<T: Send + 'static>(
 async fn stats(nine: &NineState, query: Query<NoParams>) -> Result<Response, ApiError> {
     params(query)?;
     nine.tables()?;
-    let (dir, rules) = (nine.dir.clone(), nine.rules);
-    blocking(move || stats_with_errors(&dir, rules))
-        .await
-        .map_err(|e| e.without_path(&nine.dir))
+    let (dir, rules, cache) = (nine.dir.clone(), nine.rules, nine.stats.clone());
+    let body = blocking(move || {
+        // Reading every table's header is about 20 µs a file; the listing
+        // (name, length, time of each table file) tells whether the last
+        // answer still holds.
+        let now = listing(&dir, rules)?;
+        let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((then, body)) = cache.as_ref() {
+            if *then == now {
+                return Ok(body.clone());
+            }
+        }
+        let body = axum::body::Bytes::from(stats_with_errors(&dir, rules)?.to_string());
+        *cache = Some((now, body.clone()));
+        Ok(body)
+    })
+    .await
+    .map_err(|e| e.without_path(&nine.dir))?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
+}
+
+/// The table files of `rules` in `dir`: name, length and modification
+/// time of each, sorted (what a stats answer is computed from).
+type Listing = Vec<(String, u64, Option<std::time::SystemTime>)>;
+
+/// The [`Listing`] of `dir`, or the stats' error for a missing directory.
+fn listing(dir: &Path, rules: RuleSet) -> Result<Listing, ApiError> {
+    let entries = read_dir(dir)?;
+    let mut files: Listing = entries
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let (file_rules, _) = parse_file_name(&name)?;
+            let meta = entry.metadata().ok()?;
+            (file_rules == rules).then(|| (name, meta.len(), meta.modified().ok()))
+        })
+        .collect();
+    files.sort_unstable();
+    Ok(files)
+}
+
+/// `read_dir` with the stats' errors.
+fn read_dir(dir: &Path) -> Result<std::fs::ReadDir, ApiError> {
+    std::fs::read_dir(dir).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            ApiError::from(ProbeError::NoDirectory(dir.to_owned()))
+        } else {
+            ApiError::internal(format!("cannot read the tablebase directory: {e}"))
+        }
+    })
 }
 
 /// The object of `solver nine stats --json` over the tables that open,
@@ -328,14 +404,8 @@ async fn stats(nine: &NineState, query: Query<NoParams>) -> Result<Response, Api
 /// `subspaces` or `sectors` for each table that does not (a damaged table
 /// is reported on its row, not as a failure of the whole answer; its
 /// counts are left out of the totals).
-fn stats_with_errors(dir: &Path, rules: RuleSet) -> Result<Response, ApiError> {
-    let entries = std::fs::read_dir(dir).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::NotFound {
-            ApiError::from(ProbeError::NoDirectory(dir.to_owned()))
-        } else {
-            ApiError::internal(format!("cannot read the tablebase directory: {e}"))
-        }
-    })?;
+fn stats_with_errors(dir: &Path, rules: RuleSet) -> Result<serde_json::Value, ApiError> {
+    let entries = read_dir(dir)?;
     let mut tables: Tables = Default::default();
     let mut broken_subspaces = Vec::new();
     let mut broken_sectors = Vec::new();
@@ -396,7 +466,7 @@ fn stats_with_errors(dir: &Path, rules: RuleSet) -> Result<Response, ApiError> {
         all.sort_by_key(|(k, _)| *k);
         rows.extend(all.into_iter().map(|(_, r)| r));
     }
-    Ok(json(answer))
+    Ok(answer)
 }
 
 async fn svg(query: Query) -> Result<Response, ApiError> {
