@@ -113,8 +113,8 @@ pub struct DuelReport {
     pub tally: Tally,
     /// The policy side's points per game (0..1).
     pub score: f64,
-    /// 95 % interval of the score (normal approximation with the games'
-    /// sample variance).
+    /// 95 % interval of the score ([`score_interval`]: Agresti and
+    /// Coull's, extended to draws).
     pub interval: [f64; 2],
     /// Results with the policy side White.
     pub white: Tally,
@@ -145,16 +145,6 @@ impl DuelReport {
             }
         }
         let score = tally.score();
-        let var = if records.len() > 1 {
-            records
-                .iter()
-                .map(|r| (r.points - score).powi(2))
-                .sum::<f64>()
-                / (n - 1.0)
-        } else {
-            0.0
-        };
-        let half = 1.96 * (var / n.max(1.0)).sqrt();
         let mean = |f: fn(&GameRecord) -> f64| records.iter().map(f).sum::<f64>() / n.max(1.0);
         DuelReport {
             policy: options.policy.to_string(),
@@ -163,7 +153,7 @@ impl DuelReport {
             seed: options.seed,
             tally,
             score,
-            interval: [(score - half).max(0.0), (score + half).min(1.0)],
+            interval: score_interval(&tally, 1.96),
             white,
             black,
             mean_plies: mean(|r| f64::from(r.plies)),
@@ -172,6 +162,25 @@ impl DuelReport {
             quiet_draws: records.iter().filter(|r| r.end == End::Quiet).count() as u64,
         }
     }
+}
+
+/// The 95 % interval of a match's score at `z` standard errors, for games
+/// of 1, ½ or 0 points: Agresti and Coull's interval extended to draws.
+/// `z²/2` won and `z²/2` lost games are added to the `n` played, which
+/// gives the score `p̃` and draw rate `d̃` over `ñ = n + z²` games; a game's
+/// points have variance `p̃(1 − p̃) − d̃/4`, and the interval is
+/// `p̃ ± z √(variance / ñ)`, cut to `[0, 1]`. Without draws it is Agresti
+/// and Coull's; for many games it is the normal interval with the games'
+/// sample variance; unlike that one it does not shrink to a point when
+/// every game is won, or every game drawn.
+pub fn score_interval(tally: &Tally, z: f64) -> [f64; 2] {
+    let n = (tally.wins + tally.draws + tally.losses) as f64;
+    let z2 = z * z;
+    let games = n + z2;
+    let p = (tally.wins as f64 + 0.5 * tally.draws as f64 + z2 / 2.0) / games;
+    let d = tally.draws as f64 / games;
+    let half = z * ((p * (1.0 - p) - d / 4.0).max(0.0) / games).sqrt();
+    [(p - half).max(0.0), (p + half).min(1.0)]
 }
 
 /// Play a match (in parallel on rayon's current pool).
@@ -255,5 +264,56 @@ pub fn play_game<G: Solved>(
         if quiet >= QUIET_PLIES && game.finish(&pos).is_none() {
             return Ok(record(0.5, plies, End::Quiet, errors));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tally(wins: u64, draws: u64, losses: u64) -> Tally {
+        Tally {
+            wins,
+            draws,
+            losses,
+        }
+    }
+
+    /// Without draws, Agresti and Coull's interval: 10 wins of 10 is
+    /// p̃ = 11.9208 / 13.8416 = 0.86123, half width
+    /// 1.96 √(0.86123 · 0.13877 / 13.8416) = 0.18219.
+    #[test]
+    fn without_draws_it_is_agresti_coull() {
+        let [lo, hi] = score_interval(&tally(10, 0, 0), 1.96);
+        assert!((lo - (0.86123 - 0.18219)).abs() < 1e-4, "{lo}");
+        assert_eq!(hi, 1.0);
+        let [lo, hi] = score_interval(&tally(2000, 0, 0), 1.96);
+        assert!(lo > 0.997 && lo < 1.0 && hi == 1.0, "{lo}");
+        let [lo, hi] = score_interval(&tally(0, 0, 30), 1.96);
+        assert!(lo == 0.0 && hi > 0.0 && hi < 0.15, "{hi}");
+    }
+
+    /// Many games with draws: the normal interval with the games' sample
+    /// variance (computed here from the games themselves).
+    #[test]
+    fn many_games_match_the_normal_interval() {
+        for (w, d, l) in [(5200, 3100, 1700), (900, 9000, 100), (3000, 4000, 3000)] {
+            let t = tally(w, d, l);
+            let n = (w + d + l) as f64;
+            let points = std::iter::repeat_n(1.0, w as usize)
+                .chain(std::iter::repeat_n(0.5, d as usize))
+                .chain(std::iter::repeat_n(0.0, l as usize));
+            let mean = t.score();
+            let var = points.map(|x: f64| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+            let half = 1.96 * (var / n).sqrt();
+            let [lo, hi] = score_interval(&t, 1.96);
+            assert!((lo - (mean - half)).abs() < 2e-4, "{lo} vs {}", mean - half);
+            assert!((hi - (mean + half)).abs() < 2e-4, "{hi} vs {}", mean + half);
+            assert!(lo < mean && mean < hi);
+        }
+        let [lo, hi] = score_interval(&tally(0, 0, 0), 1.96);
+        assert!(lo < 0.1 && hi > 0.9, "no games: [{lo}, {hi}]");
+        let [lo, hi] = score_interval(&tally(0, 7, 0), 1.96);
+        assert!(lo < 0.4 && hi > 0.6 && lo >= 0.0 && hi <= 1.0, "all drawn");
     }
 }
