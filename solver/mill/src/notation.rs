@@ -5,7 +5,7 @@
 //! reason when it is illegal, and the ASCII board drawing.
 
 use crate::board::{Board, Nine};
-use crate::geometry::{points, Bits, NINE_EDGES, NINE_NAMES, NINE_READING};
+use crate::geometry::{points, Bits, NINE_NAMES, NINE_READING};
 use crate::position::{Color, Move, Position, PositionError};
 use crate::rules::{ending, for_each_move, Ending};
 use crate::variant::RuleSet;
@@ -430,26 +430,4 @@ pub fn draw(
 pub fn coordinates(name: &str) -> (usize, usize) {
     let b = name.as_bytes();
     ((b[0] - b'a') as usize, (b[1] - b'1') as usize)
-}
-
-/// The Nine Men's Morris board as ASCII with coordinates; stones are `W` and
-/// `B`, empty points `.`.
-pub fn draw_nine(pos: &Position) -> String {
-    let points: Vec<_> = (0..24u8)
-        .map(|p| {
-            let ch = if pos.stones[0] >> p & 1 == 1 {
-                'W'
-            } else if pos.stones[1] >> p & 1 == 1 {
-                'B'
-            } else {
-                '.'
-            };
-            (coordinates(point_name(p)), ch)
-        })
-        .collect();
-    let edges: Vec<_> = NINE_EDGES
-        .iter()
-        .map(|[a, b]| (coordinates(a), coordinates(b)))
-        .collect();
-    draw(7, 7, 3, &points, &edges)
 }

@@ -15,10 +15,10 @@ use mill::duel::policy::PolicyError;
 use mill::duel::{seeded, DuelError, Policy};
 use mill::geometry::NINE_READING;
 use mill::horizon::{Horizon, HorizonError, DEFAULT_BUDGET};
-use mill::notation::{draw_nine, move_order, parse_move, point, reading_rank};
+use mill::notation::{move_order, parse_move, point, reading_rank};
 use mill::position::{Color, Move, Position};
 use mill::probe::{ProbeError, Tablebases};
-use mill::rules::{ending, legal_moves};
+use mill::rules::{draw, ending, legal_moves};
 use mill::variant::RuleSet;
 use numpy::{PyArray1, PyArray2};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -60,6 +60,23 @@ pub(crate) fn probe_error(e: ProbeError) -> PyErr {
         ProbeError::Illegal(_) | ProbeError::Placement => position_error(e.to_string()),
         ProbeError::Table(_) | ProbeError::NoDirectory(_) => TablebaseError::new_err(e.to_string()),
     }
+}
+
+/// The arguments of `probe_within` and `best_within`: the position, the
+/// turns left (0..=65535) and the node budget (default
+/// [`DEFAULT_BUDGET`]), checked with the documented errors.
+fn horizon_args(
+    position: PositionArg,
+    turns_left: &Bound<'_, PyAny>,
+    budget: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(Position, u16, u64)> {
+    let pos = position.position()?;
+    let plies = int_in(turns_left, "turns_left", 0, i128::from(u16::MAX))? as u16;
+    let budget = match budget {
+        Some(b) => int_in(b, "budget", 1, i128::from(u64::MAX >> 1))? as u64,
+        None => DEFAULT_BUDGET,
+    };
+    Ok((pos, plies, budget))
 }
 
 /// The exception for an error of the search under a turn limit.
@@ -344,7 +361,7 @@ impl PyPosition {
 
     /// The board drawn in ASCII with coordinates.
     fn draw(&self) -> String {
-        draw_nine(&self.0)
+        draw::<Nine>(&self.0)
     }
 
     /// One row of the arrays `Tablebases.probe_many` takes:
@@ -1062,12 +1079,7 @@ impl PyTablebases {
         turns_left: &Bound<'py, PyAny>,
         budget: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let pos = position.position()?;
-        let plies = int_in(turns_left, "turns_left", 0, i128::from(u16::MAX))? as u16;
-        let budget = match budget {
-            Some(b) => int_in(b, "budget", 1, i128::from(u64::MAX >> 1))? as u64,
-            None => DEFAULT_BUDGET,
-        };
+        let (pos, plies, budget) = horizon_args(position, turns_left, budget)?;
         let tb = Arc::clone(&self.tb);
         let answer = py.allow_threads(|| {
             Horizon::new(&tb)
@@ -1093,12 +1105,7 @@ impl PyTablebases {
         turns_left: &Bound<'py, PyAny>,
         budget: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let pos = position.position()?;
-        let plies = int_in(turns_left, "turns_left", 0, i128::from(u16::MAX))? as u16;
-        let budget = match budget {
-            Some(b) => int_in(b, "budget", 1, i128::from(u64::MAX >> 1))? as u64,
-            None => DEFAULT_BUDGET,
-        };
+        let (pos, plies, budget) = horizon_args(position, turns_left, budget)?;
         let tb = Arc::clone(&self.tb);
         let answer = py.allow_threads(|| {
             let mut horizon = Horizon::new(&tb).with_budget(budget);

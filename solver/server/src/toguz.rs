@@ -173,22 +173,29 @@ async fn search(state: Shared, query: Query<SearchParams>) -> Result<Response, A
     let hash = toguz.hash_mib;
     let answer = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        let mut engine = Engine::new(EngineConfig {
-            tt_mb: hash,
-            ..EngineConfig::default()
-        });
-        let limits = Limits {
-            depth: None,
-            time: Some(Duration::from_secs_f64(seconds)),
-            nodes: None,
-            threads: 1,
-        };
+        let (mut engine, limits) = timed_engine(hash, seconds);
         let result = engine.search_multipv(&board, &limits, multipv, &mut |_| {});
         search_json(&board, limits.threads, &result)
     })
     .await
     .map_err(|e| ApiError::internal(format!("the search failed: {e}")))?;
     Ok(json(answer))
+}
+
+/// A fresh engine with a `hash_mib` transposition table, and the limits of
+/// a one-thread search of `seconds` (the multi-PV search and the review).
+fn timed_engine(hash_mib: usize, seconds: f64) -> (Engine, Limits) {
+    let engine = Engine::new(EngineConfig {
+        tt_mb: hash_mib,
+        ..EngineConfig::default()
+    });
+    let limits = Limits {
+        depth: None,
+        time: Some(Duration::from_secs_f64(seconds)),
+        nodes: None,
+        threads: 1,
+    };
+    (engine, limits)
 }
 
 /// `GET /api/toguz/replay`: a PlayOK record (or a plain move list) checked
@@ -234,16 +241,7 @@ async fn review(state: Shared, query: Query<ReviewParams>) -> Result<Response, A
     let hash = toguz.hash_mib;
     let answer = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        let mut engine = Engine::new(EngineConfig {
-            tt_mb: hash,
-            ..EngineConfig::default()
-        });
-        let limits = Limits {
-            depth: None,
-            time: Some(Duration::from_secs_f64(seconds)),
-            nodes: None,
-            threads: 1,
-        };
+        let (mut engine, limits) = timed_engine(hash, seconds);
         let r = review::review_from(start, &game, &mut engine, &limits, true, &mut |_, _| {})
             .map_err(|e| ApiError::bad_request(e.to_string()))?;
         let mut answer = serde_json::to_value(&r).map_err(|e| ApiError::internal(e.to_string()))?;

@@ -3,9 +3,9 @@
 use super::{print_json, CliResult};
 use clap::Subcommand;
 use mill::board::Nine;
-use mill::notation::{draw_nine, move_order};
+use mill::notation::move_order;
 use mill::position::{Color, Position};
-use mill::rules::{divide, ending, legal_moves, perft};
+use mill::rules::{divide, draw, ending, legal_moves, perft};
 use mill::variant::RuleSet;
 use serde_json::json;
 use std::time::Instant;
@@ -177,7 +177,7 @@ fn show(words: &[String], rules: RuleSet, svg: Option<&std::path::Path>, json: b
     let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
     let over = ending::<Nine>(&pos, rules);
     let (canon, op) = pos.canonical::<Nine>();
-    print!("{}", draw_nine(&pos));
+    print!("{}", draw::<Nine>(&pos));
     println!("{pos}");
     println!(
         "{} to move; in hand: White {}, Black {}; on board: White {}, Black {}; flying {}",
@@ -226,7 +226,7 @@ fn run_perft(depth: u32, words: &[String], rules: RuleSet, json: bool) -> CliRes
             "seconds": seconds,
         }));
     }
-    print!("{}", draw_nine(&pos));
+    print!("{}", draw::<Nine>(&pos));
     println!("{pos}");
     for (m, n) in &split {
         println!("{m:<10} {n}");

@@ -9,11 +9,11 @@ use mill::analysis::{table_mib, Analyst, SearchOptions, Source};
 use mill::board::Nine;
 use mill::duel::games::Nine as NineGame;
 use mill::horizon::Horizon;
-use mill::notation::{draw_nine, parse_move};
+use mill::notation::parse_move;
 use mill::placement::{MoveOrder, PlacementSearch, SearchStats};
 use mill::position::{Color, Position};
 use mill::probe::Tablebases;
-use mill::rules::ending;
+use mill::rules::{draw, ending};
 use serde_json::json;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -209,7 +209,7 @@ pub fn probe(args: ProbeArgs) -> CliResult {
         }
         return print_json(&doc);
     }
-    print!("{}", draw_nine(&pos));
+    print!("{}", draw::<Nine>(&pos));
     println!("{pos}");
     println!(
         "{} to move: {}{}",
@@ -254,7 +254,7 @@ fn within(args: &ProbeArgs, pos: &Position, turns: u16) -> CliResult {
         doc["seconds"] = json!(seconds);
         return print_json(&doc);
     }
-    print!("{}", draw_nine(pos));
+    print!("{}", draw::<Nine>(pos));
     println!("{pos}");
     println!(
         "{} to move, {turns} turns left: {} (tables: {}; {} positions searched in {seconds:.3} s)",
@@ -336,7 +336,7 @@ pub fn play(args: PlayArgs) -> CliResult {
         history.push(*pos);
     };
     loop {
-        print!("{}", draw_nine(&pos));
+        print!("{}", draw::<Nine>(&pos));
         println!("{pos}");
         if let Some(over) = ending::<Nine>(&pos, tb.rules()) {
             println!(
