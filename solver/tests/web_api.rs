@@ -15,6 +15,7 @@ use mill::position::Position;
 use mill::probe::Tablebases;
 use mill::rules::legal_moves;
 use serde_json::{json, Value as Json};
+use server::TableMemory;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::process::Command;
@@ -143,7 +144,6 @@ fn placement_probes_from_tables_answer_concurrently() {
         .status()
         .expect("run solver");
     assert!(made.success());
-    let addr = web::start(web::config(&dir));
     let texts = [
         "W.W......B.B............ w 1 1",
         "W.........B............. w 2 2",
@@ -157,20 +157,33 @@ fn placement_probes_from_tables_answer_concurrently() {
     for e in &expected {
         assert_eq!(e["source"], "tables", "{e}");
     }
-    std::thread::scope(|s| {
-        for i in 0..16 {
-            let (texts, expected) = (&texts, &expected);
-            s.spawn(move || {
-                for k in 0..10 {
-                    let j = (i + k) % texts.len();
-                    let probe = ok(get_position(addr, "/api/nine/probe", texts[j]));
-                    assert_eq!(probe, expected[j]);
-                    let best = ok(get_position(addr, "/api/nine/best", texts[j]));
-                    assert_eq!(best["best"]["move"], expected[j]["moves"][0]["move"]);
+    // The default memory mode (sectors read on the blocking pool), then
+    // `values`, where the second round is answered in place once every
+    // sector is in memory (`Tablebases::resident`).
+    let mut addr = None;
+    for memory in [TableMemory::Outcomes, TableMemory::Values] {
+        let mut config = web::config(&dir);
+        config.memory = memory;
+        let server = web::start(config);
+        for _round in 0..2 {
+            std::thread::scope(|s| {
+                for i in 0..16 {
+                    let (texts, expected) = (&texts, &expected);
+                    s.spawn(move || {
+                        for k in 0..10 {
+                            let j = (i + k) % texts.len();
+                            let probe = ok(get_position(server, "/api/nine/probe", texts[j]));
+                            assert_eq!(probe, expected[j], "{memory:?}");
+                            let best = ok(get_position(server, "/api/nine/best", texts[j]));
+                            assert_eq!(best["best"]["move"], expected[j]["moves"][0]["move"]);
+                        }
+                    });
                 }
             });
         }
-    });
+        addr = Some(server);
+    }
+    let addr = addr.expect("a server");
     // The stats answer is kept while the directory's table files stay the
     // same, and follows them when they change.
     let rows = |j: &Json, key: &str| j[key].as_array().map_or(0, Vec::len);

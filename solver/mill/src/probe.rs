@@ -110,7 +110,9 @@ impl Tablebases {
     }
 
     /// Keep each table whole in memory once it is first probed, at its
-    /// stored width (one or two bytes a slot: about 9 GB for all 49).
+    /// stored width (one or two bytes a slot: about 9 GB for all 49), and
+    /// each placement sector's outcomes (two bits a slot: 4.5 GB for all
+    /// 455).
     pub fn in_memory(mut self) -> Tablebases {
         self.memory = Memory::Full(Box::new(std::array::from_fn(|_| OnceLock::new())));
         self
@@ -328,7 +330,7 @@ impl Tablebases {
             return self.probe_outcome(pos.us(), pos.them());
         };
         let slot = index::index(pos.us(), pos.them());
-        if let Memory::Wdl(_) = &self.memory {
+        if let Memory::Wdl(_) | Memory::Full(_) = &self.memory {
             let cells = self
                 .sector_cells
                 .get_or_init(|| (0..SECTOR_CELLS).map(|_| OnceLock::new()).collect());
@@ -377,33 +379,54 @@ impl Tablebases {
         self.probe_bits(pos.us(), pos.them())
     }
 
-    /// Whether probing `pos` and every move of it ([`Tablebases::probe`],
-    /// [`Tablebases::move_values`]) reads memory only: the tables are kept
-    /// whole ([`Tablebases::in_memory`]) and those of `pos`'s subspace and
-    /// of the subspaces its moves lead to are loaded. Then the probe does
-    /// no file access, no decompression and no load (a server may answer
-    /// it on an async worker). `false` for placement positions and in the
-    /// other memory modes, where a probe may read and decompress a block.
+    /// Whether probing `pos` and every move of it reads memory only: the
+    /// tables are kept whole ([`Tablebases::in_memory`]) and every table
+    /// the probe reads is loaded (for a moving-phase position its own and
+    /// its moves' subspaces, for a placement position its moves' sectors
+    /// or subspaces). Then [`Tablebases::probe`], [`Tablebases::move_values`]
+    /// and [`Tablebases::move_outcomes`] do no file access, no
+    /// decompression and no load (a server may answer it on an async
+    /// worker). `false` in the other memory modes, where a probe may read
+    /// and decompress a block, and for an illegal position.
     pub fn resident(&self, pos: &Position) -> bool {
         let Memory::Full(cells) = &self.memory else {
             return false;
         };
-        if pos.placing() {
+        if pos.validate::<Nine>(self.rules).is_err() {
             return false;
         }
-        let (us, them) = (pos.us().count_ones(), pos.them().count_ones());
-        let loaded = |us: u32, them: u32| {
-            !(3..=9).contains(&us)
-                || !(3..=9).contains(&them)
-                || cells[10 * us as usize + them as usize].get().is_some()
+        let subspace = |p: &Position| {
+            let (us, them) = (p.us().count_ones(), p.them().count_ones());
+            (3..=9).contains(&us)
+                && (3..=9).contains(&them)
+                && cells[10 * us as usize + them as usize].get().is_some()
         };
-        // Its own table, a slide's child (the sides swap) and a removal's
-        // child (the opponent one stone fewer; below 3 the game is over).
-        (3..=9).contains(&us)
-            && (3..=9).contains(&them)
-            && loaded(us, them)
-            && loaded(them, us)
-            && (them <= 3 || loaded(them - 1, us))
+        let sector = |s: Sector| {
+            self.sector_cells
+                .get()
+                .is_some_and(|c| c[sector_cell(s)].get().is_some())
+        };
+        // What `probe` reads; for a placement position, the sector file
+        // whose presence `has_table` asks (opened already: no file access).
+        if !pos.placing() && ending::<Nine>(pos, self.rules).is_none() && !subspace(pos) {
+            return false;
+        }
+        if let Some(own) = Sector::of(pos) {
+            let sectors = self.sectors.read().unwrap_or_else(|e| e.into_inner());
+            if !matches!(sectors.get(&own), Some(Some(_))) {
+                return false;
+            }
+        }
+        let mut all = true;
+        for_each_move::<Nine>(pos, self.rules, |m| {
+            let child = pos.apply(m);
+            all &= ending::<Nine>(&child, self.rules).is_some()
+                || match Sector::of(&child) {
+                    Some(s) => sector(s),
+                    None => subspace(&child),
+                };
+        });
+        all
     }
 
     /// Value of every legal move of a moving-phase position, for the side

@@ -124,8 +124,9 @@ pub enum TableMemory {
     /// Two-bit outcomes whole (2.2 GB for all 49 subspaces), for the
     /// placement search, as `solver nine probe`; distances from the files.
     Outcomes,
-    /// Whole tables with distances (about 9 GB for all 49): the fastest
-    /// probes.
+    /// Whole tables with distances (about 9 GB for all 49), and the
+    /// placement sectors' outcomes (two bits a position: 4.5 GB for all
+    /// 455): the fastest probes.
     Values,
 }
 

@@ -170,15 +170,15 @@ async fn fast_best(
 ) -> Result<serde_json::Value, ApiError> {
     let options = nine.options;
     let work = move || Ok(best_json(&pos, Analyst::new(tb, options).best(&pos)?));
+    if tb.resident(&pos) {
+        return work(); // memory reads only, as in `analyse`
+    }
     if pos.placing() {
         let answer = blocking(move || tb.has_table(&pos).then(work).transpose()).await?;
         return match answer {
             Some(best) => Ok(best),
             None => nine.placement(pos, Ask::Best).await,
         };
-    }
-    if tb.resident(&pos) {
-        return work(); // memory reads only, as in `analyse`
     }
     blocking(work).await
 }
@@ -310,6 +310,11 @@ async fn analyse(nine: &NineState, query: Query) -> Result<Response, ApiError> {
     let tb = nine.tables()?;
     if pos.placing() {
         let options = nine.options;
+        if tb.resident(&pos) {
+            // Its sectors' outcomes are in memory: as a resident
+            // moving-phase probe below.
+            return Ok(axum::Json(Analyst::new(tb, options).analyse(&pos)?).into_response());
+        }
         // Many requests at once may read the sectors; only a search needs
         // the (single) worker.
         let answer = blocking(move || {

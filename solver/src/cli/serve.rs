@@ -33,7 +33,8 @@ pub struct Args {
     /// How much of each table to keep in memory once first used: `mapped`
     /// (least memory), `outcomes` (2.2 GB for all 49 subspaces; fast
     /// placement searches, as `nine probe`) or `values` (about 9 GB for all
-    /// 49; the fastest probes).
+    /// 49, and 4.5 GB for all 455 placement sectors' outcomes; the fastest
+    /// probes).
     #[arg(long, value_enum, default_value = "outcomes")]
     pub memory: TableMemory,
     /// Transposition table of the placement search, at most this many MiB.
