@@ -16,4 +16,5 @@ pub mod format;
 pub mod huge;
 pub mod reader;
 pub mod resident;
+pub mod plan;
 pub mod set;
