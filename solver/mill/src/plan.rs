@@ -72,12 +72,11 @@ fn lasker_cpu(stones: u8) -> f64 {
     }
 }
 
-/// CPU seconds and bytes a slot of Six Men's Morris (and any small board
-/// solved whole over the dense index) costs: measured on the whole game
-/// (docs/workflow.md): values of every table held as one byte a slot, the
-/// pair being solved as two more.
-const SMALL_BOARD_CPU: f64 = 1.0e-6;
-const SMALL_BOARD_BYTES: u64 = 3;
+/// CPU seconds a slot of Six Men's Morris (and any small board solved
+/// whole over the dense index) costs: 18.1 s of CPU for the whole game's
+/// 49,985,420 slots, 78 MB peak (docs/workflow.md). Every table is held
+/// as one byte a slot, the pair being solved as two more.
+const SMALL_BOARD_CPU: f64 = 0.4e-6;
 
 /// A job of a mill game.
 pub type MillJob = Job<Unit>;
@@ -209,6 +208,11 @@ pub fn small_board<B: Board>(rules: RuleSet) -> Plan<Unit> {
     let set = FamilyTables::<B, Dense>::new(rules);
     let ids = family_files::tables(rules);
     let slots: u64 = ids.iter().map(|&id| set.slots(id)).sum();
+    let largest_pair = family_pairs(rules.stones)
+        .into_iter()
+        .map(|p| parts(p).iter().map(|&s| set.slots(TableId::Moving(s))).sum::<u64>())
+        .max()
+        .unwrap_or(0);
     Plan {
         command: format!("solver {} generate --only {WHOLE}", B::NAME),
         jobs: vec![Job {
@@ -217,7 +221,7 @@ pub fn small_board<B: Board>(rules: RuleSet) -> Plan<Unit> {
             inputs: vec![],
             outputs: ids.iter().map(|&id| set.file_name(id)).collect(),
             slots,
-            memory: BASE_BYTES + SMALL_BOARD_BYTES * slots,
+            memory: BASE_BYTES + slots + 2 * largest_pair,
             cpu_seconds: slots as f64 * SMALL_BOARD_CPU,
         }],
         notes: vec![
@@ -226,7 +230,7 @@ pub fn small_board<B: Board>(rules: RuleSet) -> Plan<Unit> {
                 B::NAME
             ),
             format!(
-                "estimates: {} µs of CPU and {SMALL_BOARD_BYTES} bytes a slot, plus {} MiB",
+                "estimates: {} µs of CPU a slot; memory one byte a slot, two more a slot of the largest pair, plus {} MiB",
                 SMALL_BOARD_CPU * 1e6,
                 BASE_BYTES >> 20
             ),

@@ -10,9 +10,9 @@ use super::index::{Layer, Tuzdyks};
 use tablebase::plan::{Job, Plan};
 use tablebase::set::TableSet;
 
-/// CPU seconds a slot costs (measured: the tables up to 10 stones,
-/// `docs/workflow.md`).
-const CPU_PER_SLOT: f64 = 2.0e-6;
+/// CPU seconds a slot costs: 74.5 s of CPU for the 60,053,851 slots up to
+/// 8 stones (2 threads, shared machine; `docs/workflow.md`).
+const CPU_PER_SLOT: f64 = 1.3e-6;
 
 /// Bytes a slot of the stone count being solved holds at the peak (the
 /// move graph of the largest pair, its threshold games) and a slot of the
