@@ -2,9 +2,11 @@
 # A one-node Slurm cluster on this machine, to run the workflow through
 # Snakemake's Slurm executor (docs/workflow.md). Debian's slurm-wlm and
 # munge (Slurm 22.05): munged, then slurmctld and slurmd in the foreground
-# (-D) as background processes, proctrack/linuxproc, no cgroups, no
-# slurmdbd (sacct answers from slurmctld, which keeps finished jobs for
-# MinJobAge = 1 h). Run as root.
+# (-D) as background processes, proctrack/linuxproc, no cgroups; job
+# accounting through slurmdbd on a local MariaDB, so that `sacct` lists
+# every job with its elapsed time and peak memory (MaxRSS). ACCOUNTING=0
+# leaves slurmdbd out (then `sacct` has nothing; squeue still shows
+# finished jobs for MinJobAge = 1 h). Run as root.
 #
 #   scripts/slurm-one-node.sh start [CPUS]   # install if needed, configure, start
 #   scripts/slurm-one-node.sh status
@@ -15,7 +17,7 @@ CONF=/etc/slurm/slurm.conf
 cmd=${1:-start}
 
 stop_daemons() {
-    for d in slurmd slurmctld munged; do
+    for d in slurmd slurmctld slurmdbd mariadbd munged; do
         if [ -f "$STATE/$d.pid" ]; then
             pid=$(cat "$STATE/$d.pid")
             kill "$pid" 2>/dev/null && echo "stopped $d ($pid)" || true
@@ -42,9 +44,17 @@ start) ;;
 esac
 
 CPUS=${2:-$(nproc)}
-if ! command -v slurmctld > /dev/null || ! command -v munged > /dev/null; then
+ACCOUNTING=${ACCOUNTING:-1}
+packages=()
+command -v slurmctld > /dev/null || packages+=(slurm-wlm)
+command -v munged > /dev/null || packages+=(munge)
+if [ "$ACCOUNTING" = 1 ]; then
+    command -v slurmdbd > /dev/null || packages+=(slurmdbd)
+    command -v mariadbd > /dev/null || packages+=(mariadb-server)
+fi
+if [ ${#packages[@]} -gt 0 ]; then
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm munge > /dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${packages[@]}" > /dev/null
 fi
 mkdir -p "$STATE" /var/spool/slurmd /var/spool/slurmctld /var/log/slurm /run/munge /etc/slurm
 stop_daemons
@@ -66,6 +76,49 @@ sleep 1
 cp /run/munge/munged.pid "$STATE/munged.pid"
 munge -n | unmunge > /dev/null
 
+if [ "$ACCOUNTING" = 1 ]; then
+    # MariaDB for slurmdbd: its own socket, the database and a user.
+    mkdir -p /run/mysqld
+    chown mysql:mysql /run/mysqld
+    nohup /usr/sbin/mariadbd --user=mysql > /var/log/slurm/mariadbd.out 2>&1 &
+    echo $! > "$STATE/mariadbd.pid"
+    for _ in $(seq 30); do
+        mariadb -e "select 1" > /dev/null 2>&1 && break
+        sleep 1
+    done
+    mariadb -e "CREATE DATABASE IF NOT EXISTS slurm_acct_db;
+        CREATE USER IF NOT EXISTS 'slurm'@'localhost' IDENTIFIED BY 'slurm';
+        GRANT ALL ON slurm_acct_db.* TO 'slurm'@'localhost';"
+    cat > /etc/slurm/slurmdbd.conf <<DBD
+# Written by scripts/slurm-one-node.sh.
+AuthType=auth/munge
+DbdHost=localhost
+SlurmUser=root
+StorageType=accounting_storage/mysql
+StorageHost=localhost
+StorageUser=slurm
+StoragePass=slurm
+StorageLoc=slurm_acct_db
+PidFile=$STATE/slurmdbd.daemon.pid
+LogFile=/var/log/slurm/slurmdbd.log
+DBD
+    chmod 600 /etc/slurm/slurmdbd.conf
+    nohup /usr/sbin/slurmdbd -D > /var/log/slurm/slurmdbd.out 2>&1 &
+    echo $! > "$STATE/slurmdbd.pid"
+    for _ in $(seq 30); do
+        sacctmgr -n list cluster > /dev/null 2>&1 && break
+        sleep 1
+    done
+    sacctmgr -i add cluster onenode > /dev/null 2>&1 || true
+    ACCT="AccountingStorageType=accounting_storage/slurmdbd
+AccountingStorageHost=localhost
+JobAcctGatherType=jobacct_gather/linux
+JobAcctGatherFrequency=5"
+else
+    ACCT="AccountingStorageType=accounting_storage/none
+JobAcctGatherType=jobacct_gather/none"
+fi
+
 HOST=$(hostname -s)
 # Memory the node offers: what the machine has, less 2 GiB for the rest.
 MEM=$(($(awk '/MemTotal/ {print int($2 / 1024)}' /proc/meminfo) - 2048))
@@ -84,8 +137,7 @@ SlurmctldLogFile=/var/log/slurm/slurmctld.log
 SlurmdLogFile=/var/log/slurm/slurmd.log
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
+$ACCT
 JobCompType=jobcomp/none
 SchedulerType=sched/backfill
 SelectType=select/cons_tres

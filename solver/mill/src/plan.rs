@@ -49,6 +49,15 @@ const NINE_INDEX_BYTES: u64 = 96 << 20;
 /// The symmetric index's tables on 24 points (a 2^24-entry class table).
 const SYMMETRIC_INDEX_BYTES: u64 = 80 << 20;
 
+/// Bytes a slot of a moving-phase pair holds at the peak: the engine's
+/// 16-bit state, the values copied out of it piece by piece, the
+/// allocator's slack. Measured with `generate --only` on Nine's 5-stone
+/// pairs (2.2 bytes a slot for 4-5, 3.4 for 5-5 over a 100 MB base;
+/// docs/workflow.md); the whole-run peak of Nine's 8-9/9-8 pair, 4.26 GB
+/// for 1.07 × 10^9 slots, also counts the mapped files of every earlier
+/// table, which a job alone does not touch.
+const PAIR_BYTES_PER_SLOT: u64 = 3;
+
 /// CPU seconds a position of a moving-phase pair costs on Nine's board:
 /// the whole moving phase from an empty directory took 6,254 s of CPU for
 /// 8,904,593,601 positions (docs/results.md).
@@ -146,7 +155,7 @@ pub fn nine(
             inputs,
             outputs: parts.iter().map(|&s| file(TableId::Moving(s))).collect(),
             slots,
-            memory: BASE_BYTES + NINE_INDEX_BYTES + 2 * slots + exit_slots / 4,
+            memory: BASE_BYTES + NINE_INDEX_BYTES + PAIR_BYTES_PER_SLOT * slots + exit_slots / 4,
             cpu_seconds: positions as f64 * NINE_MOVING_CPU,
         });
     }
@@ -185,7 +194,7 @@ pub fn nine(
         notes: vec![
             "a pair W-B (W ≤ B) writes the subspaces W-B and B-W; a sector W-B-WF-BF is Malom's".into(),
             format!(
-                "estimates: {} µs of CPU a position of a pair, {} µs a slot of a sector; memory 2 bytes a slot of a pair plus a quarter byte a slot of its exits, 1.25 bytes a slot of a sector plus a quarter byte a slot of its successors, plus {} MiB",
+                "estimates: {} µs of CPU a position of a pair, {} µs a slot of a sector; memory {PAIR_BYTES_PER_SLOT} bytes a slot of a pair plus a quarter byte a slot of its exits, 1.25 bytes a slot of a sector plus a quarter byte a slot of its successors, plus {} MiB",
                 NINE_MOVING_CPU * 1e6,
                 NINE_PLACEMENT_CPU * 1e6,
                 (BASE_BYTES + NINE_INDEX_BYTES) >> 20
@@ -261,7 +270,7 @@ pub fn morabaraba(rules: RuleSet, max: u8) -> Plan<Unit> {
                 .map(|&s| set.file_name(TableId::Moving(s)))
                 .collect(),
             slots,
-            memory: BASE_BYTES + SYMMETRIC_INDEX_BYTES + 2 * slots + exit_slots / 4,
+            memory: BASE_BYTES + SYMMETRIC_INDEX_BYTES + PAIR_BYTES_PER_SLOT * slots + exit_slots / 4,
             cpu_seconds: slots as f64 * MORABARABA_CPU,
         });
     }
@@ -271,7 +280,7 @@ pub fn morabaraba(rules: RuleSet, max: u8) -> Plan<Unit> {
         notes: vec![
             "a pair W-B (W ≥ B) writes the subspaces W-B and B-W; the placement phase is searched, not stored".into(),
             format!(
-                "estimates: {} µs of CPU a slot; memory 2 bytes a slot of the pair plus a quarter byte a slot of its exits, plus {} MiB",
+                "estimates: {} µs of CPU a slot; memory {PAIR_BYTES_PER_SLOT} bytes a slot of the pair plus a quarter byte a slot of its exits, plus {} MiB",
                 MORABARABA_CPU * 1e6,
                 (BASE_BYTES + SYMMETRIC_INDEX_BYTES) >> 20
             ),
