@@ -5,8 +5,10 @@
 #   scripts/workflow-test.sh [WORKDIR]            # local: --cores 2
 #   PROFILE=scripts/workflow/profiles/slurm scripts/workflow-test.sh [WORKDIR]
 # Needs `snakemake` on PATH (or SNAKEMAKE=path) and the release binary
-# (SOLVER=path, default target/release/solver). GAMES limits the games
-# (default "nine six toguz morabaraba lasker").
+# (SOLVER=path, default target/release/solver). GAMES picks the games
+# (default "nine six toguz morabaraba lasker", the small ones; larger:
+# nine7 = Nine's subspaces up to 7 stones, nine5 = the whole 5-stone game
+# with its placement sectors, lasker4 = the 4-stone Lasker game).
 set -euo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 WORK=${1:-$(mktemp -d)}
@@ -55,6 +57,9 @@ for game in $GAMES; do
         toguz) check toguz "--max-stones 6" "stones=6" ;;
         morabaraba) check morabaraba "--max-stones 4" "stones=4" ;;
         lasker) check lasker "--stones 3" "stones=3" ;;
+        nine7) check nine "--max-stones 7" "opts=--max-stones=7" ;;
+        nine5) check nine "--stones 5 --placement" "stones=5 placement=1" ;;
+        lasker4) check lasker "--stones 4" "stones=4" ;;
         *) echo "unknown game $game"; exit 2 ;;
     esac
 done

@@ -46,7 +46,11 @@ fn plan(game: &str, size: &[&str]) -> Vec<Json> {
     let mut args = vec![game, "plan", "--json"];
     args.extend(size);
     let out = solver(&args);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let plan: Json = serde_json::from_slice(&out.stdout).unwrap();
     let jobs = plan["jobs"].as_array().unwrap().clone();
     let mut before = BTreeSet::new();
@@ -76,10 +80,20 @@ fn jobs_equal_generate(game: &str, size: &[&str]) {
     let jobs = plan(game, size);
     let plain = temp_dir(&format!("{name}-plain"));
     let only = temp_dir(&format!("{name}-only"));
-    let mut args = vec![game, "generate", "--quiet", "--dir", plain.to_str().unwrap()];
+    let mut args = vec![
+        game,
+        "generate",
+        "--quiet",
+        "--dir",
+        plain.to_str().unwrap(),
+    ];
     args.extend(size);
     let out = solver(&args);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     for job in &jobs {
         let key = job["key"].as_str().unwrap();
         let mut args = vec![game, "generate", "--quiet", "--dir", only.to_str().unwrap()];
@@ -93,7 +107,10 @@ fn jobs_equal_generate(game: &str, size: &[&str]) {
         );
         // The job wrote its outputs, nothing else of later jobs.
         for f in job["outputs"].as_array().unwrap() {
-            assert!(only.join(f.as_str().unwrap()).is_file(), "{game} {key}: {f}");
+            assert!(
+                only.join(f.as_str().unwrap()).is_file(),
+                "{game} {key}: {f}"
+            );
         }
     }
     let (a, b) = (files(&plain), files(&only));
@@ -107,7 +124,11 @@ fn jobs_equal_generate(game: &str, size: &[&str]) {
         .flat_map(|j| j["outputs"].as_array().unwrap().clone())
         .map(|f| f.as_str().unwrap().to_string())
         .collect();
-    assert_eq!(planned, a.keys().cloned().collect(), "{game}: the plan's files");
+    assert_eq!(
+        planned,
+        a.keys().cloned().collect(),
+        "{game}: the plan's files"
+    );
     for (f, bytes) in &a {
         assert!(bytes == &b[f], "{game}: {f} differs from generate's");
     }
@@ -159,23 +180,48 @@ fn only_refuses_unknown_keys_and_missing_inputs() {
     let dir = temp_dir("refused");
     let d = dir.to_str().unwrap();
     refused(
-        &["nine", "generate", "--stones", "4", "--dir", d, "--only", "9-9"],
+        &[
+            "nine", "generate", "--stones", "4", "--dir", d, "--only", "9-9",
+        ],
         "no job `9-9`",
     );
     let missing = dir.join("nine-flying-3-3.tb");
     refused(
-        &["nine", "generate", "--stones", "4", "--dir", d, "--only", "3-4"],
+        &[
+            "nine", "generate", "--stones", "4", "--dir", d, "--only", "3-4",
+        ],
         &format!("{}: missing", missing.display()),
     );
     refused(
-        &["morabaraba", "generate", "--max-stones", "4", "--dir", d, "--only", "4-4"],
+        &[
+            "morabaraba",
+            "generate",
+            "--max-stones",
+            "4",
+            "--dir",
+            d,
+            "--only",
+            "4-4",
+        ],
         "morabaraba-flying-4-3.tb: missing",
     );
     refused(
-        &["toguz", "generate", "--max-stones", "3", "--dir", d, "--only", "2"],
+        &[
+            "toguz",
+            "generate",
+            "--max-stones",
+            "3",
+            "--dir",
+            d,
+            "--only",
+            "2",
+        ],
         "toguz-0-00.tb: missing",
     );
-    refused(&["six", "generate", "--dir", d, "--only", "5-5"], "no job `5-5`");
+    refused(
+        &["six", "generate", "--dir", d, "--only", "5-5"],
+        "no job `5-5`",
+    );
     // Nothing was written for a refused job.
     assert!(!dir.exists() || std::fs::read_dir(&dir).unwrap().next().is_none());
     let _ = std::fs::remove_dir_all(&dir);

@@ -225,7 +225,10 @@ mod tests {
         }
         std::fs::write(dir.join("a2.tb"), b"").unwrap();
         assert_eq!(p.ready("b", &dir).unwrap().key, "b");
-        assert!(matches!(p.ready("c", &dir), Err(PlanError::UnknownKey { .. })));
+        assert!(matches!(
+            p.ready("c", &dir),
+            Err(PlanError::UnknownKey { .. })
+        ));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -219,7 +219,12 @@ pub fn small_board<B: Board>(rules: RuleSet) -> Plan<Unit> {
     let slots: u64 = ids.iter().map(|&id| set.slots(id)).sum();
     let largest_pair = family_pairs(rules.stones)
         .into_iter()
-        .map(|p| parts(p).iter().map(|&s| set.slots(TableId::Moving(s))).sum::<u64>())
+        .map(|p| {
+            parts(p)
+                .iter()
+                .map(|&s| set.slots(TableId::Moving(s)))
+                .sum::<u64>()
+        })
         .max()
         .unwrap_or(0);
     Plan {
@@ -270,7 +275,10 @@ pub fn morabaraba(rules: RuleSet, max: u8) -> Plan<Unit> {
                 .map(|&s| set.file_name(TableId::Moving(s)))
                 .collect(),
             slots,
-            memory: BASE_BYTES + SYMMETRIC_INDEX_BYTES + PAIR_BYTES_PER_SLOT * slots + exit_slots / 4,
+            memory: BASE_BYTES
+                + SYMMETRIC_INDEX_BYTES
+                + PAIR_BYTES_PER_SLOT * slots
+                + exit_slots / 4,
             cpu_seconds: slots as f64 * MORABARABA_CPU,
         });
     }

@@ -157,7 +157,13 @@ pub fn run(args: Args) -> CliResult {
             quiet,
             only: super::plan::OnlyArgs { only: Some(key) },
         } => pool(threads)?.install(|| {
-            super::morabaraba_plan::generate_only(&tables.files.dir, tables.rules(), tables.max_stones, &key, quiet)
+            super::morabaraba_plan::generate_only(
+                &tables.files.dir,
+                tables.rules(),
+                tables.max_stones,
+                &key,
+                quiet,
+            )
         }),
         Command::Generate {
             tables,

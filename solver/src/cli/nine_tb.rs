@@ -90,7 +90,8 @@ fn nine_plan(
     max_stones: u8,
     placement: bool,
 ) -> Result<tablebase::plan::Plan<Unit>, CliError> {
-    mill::plan::nine(rules, stones, max_stones, placement).map_err(|e| CliError::input(e.to_string()))
+    mill::plan::nine(rules, stones, max_stones, placement)
+        .map_err(|e| CliError::input(e.to_string()))
 }
 
 /// The size options as `generate` takes them (what `plan --json` reports).

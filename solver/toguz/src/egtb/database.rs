@@ -235,48 +235,48 @@ fn generate_in(
     solved: &mut Vec<Option<Shares>>,
     observer: &dyn GenerateObserver,
 ) -> Result<(), EgtbError> {
-        for pair in pairs(stones) {
-            let layers = if pair.swapped() == pair {
-                vec![pair]
-            } else {
-                vec![pair, pair.swapped()]
-            };
-            if layers.iter().all(|l| done.contains_key(l)) {
-                for l in &layers {
-                    done[l].verify()?;
-                    solved[l.ordinal()] = Some(load(&done[l])?);
-                }
-                observer.skipped(pair);
-                continue;
+    for pair in pairs(stones) {
+        let layers = if pair.swapped() == pair {
+            vec![pair]
+        } else {
+            vec![pair, pair.swapped()]
+        };
+        if layers.iter().all(|l| done.contains_key(l)) {
+            for l in &layers {
+                done[l].verify()?;
+                solved[l.ordinal()] = Some(load(&done[l])?);
             }
-            let positions = pair_positions(pair);
-            observer.solving(pair, positions);
-            let start = Instant::now();
-            let graph = PairGraph::build(pair, &*solved);
-            let bytes = graph.bytes();
-            let shares = solve_pair(&graph)?;
-            drop(graph);
-            for (l, s) in layers.iter().zip(shares) {
-                let header = Header {
-                    label: String::new(),
-                    entry_bytes: 1,
-                    kind: EntryKind::Opaque,
-                    slots: l.size(),
-                    positions: l.size(),
-                    wins: 0,
-                    losses: 0,
-                    draws: 0,
-                    max_win: 0,
-                    max_loss: 0,
-                    block_slots: 0,
-                    blocks: 0,
-                };
-                tables.write_opaque(*l, &header, &s, ZSTD_LEVEL)?;
-                tables.open(*l)?;
-                solved[l.ordinal()] = Some(s);
-            }
-            observer.solved(pair, positions, start.elapsed().as_secs_f64(), bytes);
+            observer.skipped(pair);
+            continue;
         }
+        let positions = pair_positions(pair);
+        observer.solving(pair, positions);
+        let start = Instant::now();
+        let graph = PairGraph::build(pair, &*solved);
+        let bytes = graph.bytes();
+        let shares = solve_pair(&graph)?;
+        drop(graph);
+        for (l, s) in layers.iter().zip(shares) {
+            let header = Header {
+                label: String::new(),
+                entry_bytes: 1,
+                kind: EntryKind::Opaque,
+                slots: l.size(),
+                positions: l.size(),
+                wins: 0,
+                losses: 0,
+                draws: 0,
+                max_win: 0,
+                max_loss: 0,
+                block_slots: 0,
+                blocks: 0,
+            };
+            tables.write_opaque(*l, &header, &s, ZSTD_LEVEL)?;
+            tables.open(*l)?;
+            solved[l.ordinal()] = Some(s);
+        }
+        observer.solved(pair, positions, start.elapsed().as_secs_f64(), bytes);
+    }
     Ok(())
 }
 
