@@ -58,10 +58,11 @@ const SYMMETRIC_INDEX_BYTES: u64 = 80 << 20;
 /// table, which a job alone does not touch.
 const PAIR_BYTES_PER_SLOT: u64 = 3;
 
-/// CPU seconds a position of a moving-phase pair costs on Nine's board:
-/// the whole moving phase from an empty directory took 6,254 s of CPU for
-/// 8,904,593,601 positions (docs/results.md).
-const NINE_MOVING_CPU: f64 = 0.70e-6;
+/// CPU seconds a slot of a moving-phase pair costs on Nine's board: the
+/// whole moving phase from an empty directory took 6,254 s of CPU for its
+/// 9,193,626,407 slots (8,904,593,601 positions; docs/results.md). Slots,
+/// not positions: counting positions takes a minute for the whole game.
+const NINE_MOVING_CPU: f64 = 0.68e-6;
 
 /// CPU seconds a slot of a placement sector costs: 6,170 s for the 455
 /// sectors' 1.87 × 10^10 slots (docs/results.md).
@@ -144,7 +145,6 @@ pub fn nine(
     {
         let parts = parts(pair);
         let slots: u64 = parts.iter().map(|&s| index::size(s)).sum();
-        let positions: u64 = parts.iter().map(|&s| index::positions(s)).sum();
         let exits: Vec<Subspace> = parts.iter().filter_map(|s| s.exit()).collect();
         let exit_slots: u64 = exits.iter().map(|&s| index::size(s)).sum();
         let mut inputs: Vec<String> = exits.iter().map(|&s| pair_key(s, true)).collect();
@@ -156,7 +156,7 @@ pub fn nine(
             outputs: parts.iter().map(|&s| file(TableId::Moving(s))).collect(),
             slots,
             memory: BASE_BYTES + NINE_INDEX_BYTES + PAIR_BYTES_PER_SLOT * slots + exit_slots / 4,
-            cpu_seconds: positions as f64 * NINE_MOVING_CPU,
+            cpu_seconds: slots as f64 * NINE_MOVING_CPU,
         });
     }
     if placement {
@@ -194,7 +194,7 @@ pub fn nine(
         notes: vec![
             "a pair W-B (W ≤ B) writes the subspaces W-B and B-W; a sector W-B-WF-BF is Malom's".into(),
             format!(
-                "estimates: {} µs of CPU a position of a pair, {} µs a slot of a sector; memory {PAIR_BYTES_PER_SLOT} bytes a slot of a pair plus a quarter byte a slot of its exits, 1.25 bytes a slot of a sector plus a quarter byte a slot of its successors, plus {} MiB",
+                "estimates: {} µs of CPU a slot of a pair, {} µs a slot of a sector; memory {PAIR_BYTES_PER_SLOT} bytes a slot of a pair plus a quarter byte a slot of its exits, 1.25 bytes a slot of a sector plus a quarter byte a slot of its successors, plus {} MiB",
                 NINE_MOVING_CPU * 1e6,
                 NINE_PLACEMENT_CPU * 1e6,
                 (BASE_BYTES + NINE_INDEX_BYTES) >> 20
