@@ -21,6 +21,7 @@ pub mod pair;
 pub mod placement;
 pub mod placement_pass;
 pub mod placement_tables;
+pub mod plan;
 pub mod position;
 pub mod probe;
 pub mod report;

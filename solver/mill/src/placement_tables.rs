@@ -117,10 +117,22 @@ pub fn generate(
     stones: u8,
     observer: &dyn SectorObserver,
 ) -> Result<(), DatabaseError> {
+    generate_sectors(dir, rules, &Sector::all(stones), observer)
+}
+
+/// Generate the given sectors (in the order [`Sector::all`] lists them)
+/// into `dir`, skipping sectors whose files are complete and valid; the
+/// tables they lead into must be there or among them. One sector alone is
+/// one job of the workflow ([`crate::plan::nine`]).
+pub fn generate_sectors(
+    dir: &Path,
+    rules: RuleSet,
+    sectors: &[Sector],
+    observer: &dyn SectorObserver,
+) -> Result<(), DatabaseError> {
     let tables = super::database::directory(dir, rules);
     let (moving, mut placement) = scan_all(dir, rules)?;
     index::warm_up();
-    let sectors = Sector::all(stones);
     let mut succ = Successors {
         dir,
         rules,

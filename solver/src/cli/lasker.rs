@@ -63,6 +63,15 @@ pub enum Command {
         /// No per-sector lines.
         #[arg(long)]
         quiet: bool,
+        #[command(flatten)]
+        only: super::plan::OnlyArgs,
+    },
+    /// The table graph of `generate`: one job, since every sector of a
+    /// reduced game is solved in memory at once; its files, estimated
+    /// memory and CPU (`--json` for the Snakemake workflow).
+    Plan {
+        #[command(flatten)]
+        common: Common,
     },
     /// Per-sector counts (positions, wins, draws, losses, longest win to
     /// conversion, bytes) of a directory.
@@ -98,7 +107,18 @@ pub fn run(args: Args) -> CliResult {
             tables,
             threads,
             quiet,
-        } => generate(&tables, threads, quiet),
+            only,
+        } => {
+            if let Some(key) = &only.only {
+                let plan = mill::plan::lasker(rules(&tables.common));
+                super::plan::ready(&plan, key, &tables.dir)?;
+            }
+            generate(&tables, threads, quiet)
+        }
+        Command::Plan { common } => {
+            let plan = mill::plan::lasker(rules(&common));
+            super::plan::print("lasker", &six::common_options(&common), &plan, common.json)
+        }
         Command::Stats(t) => stats(&t),
         Command::Verify(t) => verify(&t),
         Command::Probe { position, tables } => probe(&position, &tables),

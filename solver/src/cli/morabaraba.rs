@@ -95,7 +95,13 @@ pub enum Command {
         /// No progress bars or per-pair lines.
         #[arg(long)]
         quiet: bool,
+        #[command(flatten)]
+        only: super::plan::OnlyArgs,
     },
+    /// The table graph of `generate`: one job per pair, its inputs, files,
+    /// estimated memory and CPU (`--json` for the Snakemake workflow, which
+    /// runs each job as `generate --only KEY`).
+    Plan(TableArgs),
     /// Per-subspace counts (positions, wins, draws, losses, longest win,
     /// bytes) of a directory.
     Stats(TableArgs),
@@ -149,7 +155,23 @@ pub fn run(args: Args) -> CliResult {
             tables,
             threads,
             quiet,
+            only: super::plan::OnlyArgs { only: Some(key) },
+        } => pool(threads)?.install(|| {
+            super::morabaraba_plan::generate_only(
+                &tables.files.dir,
+                tables.rules(),
+                tables.max_stones,
+                &key,
+                quiet,
+            )
+        }),
+        Command::Generate {
+            tables,
+            threads,
+            quiet,
+            ..
         } => pool(threads)?.install(|| generate(&tables, quiet)),
+        Command::Plan(t) => super::morabaraba_plan::plan(&t.files, t.rules(), t.max_stones),
         Command::Stats(t) => stats(&t),
         Command::Verify { tables, sample } => verify(&tables, sample),
         Command::Probe { position, tables } => probe(&position, &tables),

@@ -54,6 +54,11 @@ pub enum Command {
     Generate(super::nine_tb::GenerateArgs),
     /// Per-subspace counts of the tablebases in a directory.
     Stats(super::nine_tb::StatsArgs),
+    /// The table graph of `generate` with the same size options: one job
+    /// per subspace pair and placement sector, its inputs, files,
+    /// estimated memory and CPU (`--json` for the Snakemake workflow,
+    /// which runs each job as `generate --only KEY`).
+    Plan(super::nine_tb::PlanArgs),
     /// Recompute every stored value from its successors and report mismatches.
     Verify(super::nine_tb::VerifyArgs),
     /// Value, distance to conversion and the value of every move of a
@@ -111,6 +116,7 @@ pub fn run(args: Args) -> CliResult {
         Command::Generate(args) => super::nine_tb::generate(args),
         Command::MalomCompare(args) => super::nine_malom::malom_compare(args),
         Command::Stats(args) => super::nine_tb::stats(args),
+        Command::Plan(args) => super::nine_tb::plan(args),
         Command::Verify(args) => super::nine_tb::verify(args),
         Command::Probe(args) => super::nine_probe::probe(args),
         Command::Play(args) => super::nine_probe::play(args),

@@ -6,6 +6,7 @@ use super::{print_json, CliResult};
 use mill::database::{self, file_name, pairs, rules_name, scan_all, sector_file_name};
 use mill::index::{self, Subspace};
 use mill::placement_tables;
+use mill::plan::Unit;
 use mill::sector::Sector;
 use mill::variant::RuleSet;
 use serde_json::json;
@@ -59,6 +60,83 @@ pub struct GenerateArgs {
     /// hand), after the moving phase they start from: the whole game.
     #[arg(long)]
     pub placement: bool,
+    #[command(flatten)]
+    pub only: super::plan::OnlyArgs,
+}
+
+/// Arguments of `solver nine plan`: the size options of `generate`.
+#[derive(clap::Args, Debug)]
+pub struct PlanArgs {
+    /// The rule set without flying (its files are separate).
+    #[arg(long)]
+    pub no_flying: bool,
+    /// Only subspaces with at most N stones in all (w + b ≤ N, 6..=18).
+    #[arg(long, default_value_t = 18, value_parser = clap::value_parser!(u8).range(6..=18))]
+    pub max_stones: u8,
+    /// The game with K stones a side (3..=9).
+    #[arg(long, value_name = "K", default_value_t = 9, value_parser = clap::value_parser!(u8).range(3..=9))]
+    pub stones: u8,
+    /// The placement sectors too: the whole game.
+    #[arg(long)]
+    pub placement: bool,
+    #[command(flatten)]
+    pub format: super::plan::PlanFormat,
+}
+
+/// The table graph of Nine Men's Morris for these size options.
+fn nine_plan(
+    rules: RuleSet,
+    stones: u8,
+    max_stones: u8,
+    placement: bool,
+) -> Result<tablebase::plan::Plan<Unit>, CliError> {
+    mill::plan::nine(rules, stones, max_stones, placement)
+        .map_err(|e| CliError::input(e.to_string()))
+}
+
+/// The size options as `generate` takes them (what `plan --json` reports).
+fn size_options(no_flying: bool, stones: u8, max_stones: u8, placement: bool) -> String {
+    let mut out = Vec::new();
+    if no_flying {
+        out.push("--no-flying".to_string());
+    }
+    if stones != 9 {
+        out.push(format!("--stones {stones}"));
+    }
+    if max_stones != 18 {
+        out.push(format!("--max-stones {max_stones}"));
+    }
+    if placement {
+        out.push("--placement".into());
+    }
+    out.join(" ")
+}
+
+/// `solver nine plan`.
+pub fn plan(args: PlanArgs) -> CliResult {
+    let rules = RuleSet::nine(!args.no_flying);
+    let plan = nine_plan(rules, args.stones, args.max_stones, args.placement)?;
+    let options = size_options(args.no_flying, args.stones, args.max_stones, args.placement);
+    super::plan::print("nine", &options, &plan, args.format.json)
+}
+
+/// `solver nine generate --only KEY`: one job of the plan.
+fn generate_only(args: &GenerateArgs, key: &str) -> CliResult {
+    let rules = args.tables.rules();
+    let dir = &args.tables.dir;
+    let plan = nine_plan(rules, args.stones, args.job.max_stones, args.placement)?;
+    let job = super::plan::ready(&plan, key, dir)?;
+    let progress = Progress::new(args.job.quiet, job.slots, "slots");
+    let result = with_threads(args.job.threads, || match job.id {
+        Unit::Pair(pair) => database::generate_pairs(dir, rules, &[pair], &progress),
+        Unit::Sector(sector) => {
+            placement_tables::generate_sectors(dir, rules, &[sector], &progress)
+        }
+        Unit::Whole => unreachable!("Nine's plan has no whole-game job"),
+    })?;
+    progress.done();
+    result?;
+    Ok(())
 }
 
 /// Arguments of `solver nine stats`.
@@ -141,6 +219,9 @@ pub fn generate(args: GenerateArgs) -> CliResult {
             "{}: not a directory",
             dir.display()
         )));
+    }
+    if let Some(key) = &args.only.only {
+        return generate_only(&args, key);
     }
     let k = args.stones;
     if args.placement && args.job.max_stones < 2 * k {

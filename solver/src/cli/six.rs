@@ -125,6 +125,15 @@ pub enum Command {
         /// No per-table lines.
         #[arg(long)]
         quiet: bool,
+        #[command(flatten)]
+        only: super::plan::OnlyArgs,
+    },
+    /// The table graph of `generate` (one job: the whole game is solved in
+    /// memory at once), its files, estimated memory and CPU (`--json` for
+    /// the Snakemake workflow).
+    Plan {
+        #[command(flatten)]
+        common: Common,
     },
     /// Per-table counts (positions, wins, draws, losses, longest win) of a
     /// directory.
@@ -176,7 +185,18 @@ pub fn run(args: Args) -> CliResult {
             tables,
             threads,
             quiet,
-        } => generate::<Six>(&tables, threads, quiet),
+            only,
+        } => {
+            if let Some(key) = &only.only {
+                let plan = mill::plan::small_board::<Six>(rules::<Six>(&tables.common));
+                super::plan::ready(&plan, key, &tables.dir)?;
+            }
+            generate::<Six>(&tables, threads, quiet)
+        }
+        Command::Plan { common } => {
+            let plan = mill::plan::small_board::<Six>(rules::<Six>(&common));
+            super::plan::print("six", &common_options(&common), &plan, common.json)
+        }
         Command::Stats(t) => stats::<Six>(&t),
         Command::Verify(t) => verify::<Six>(&t),
         Command::Probe {
@@ -192,6 +212,19 @@ pub fn run(args: Args) -> CliResult {
         Command::Play(args) => play::<Six>(&args),
         Command::Duel { tables, duel } => run_duel::<Six>(&tables, &duel),
     }
+}
+
+/// The rule options of `common` as `generate` takes them (what `plan
+/// --json` reports).
+pub(crate) fn common_options(common: &Common) -> String {
+    let mut out = Vec::new();
+    if common.no_flying {
+        out.push("--no-flying".to_string());
+    }
+    if let Some(k) = common.stones {
+        out.push(format!("--stones {k}"));
+    }
+    out.join(" ")
 }
 
 /// The standard rule set of board `B`'s variant, with flying as asked.

@@ -99,6 +99,10 @@ pub enum Command {
     },
     /// Generate the endgame share tables (resumable; see docs/toguz.md).
     Generate(super::toguz_tb::GenerateArgs),
+    /// The table graph of `generate`: one job per stone count, its inputs,
+    /// files, estimated memory and CPU (`--json` for the Snakemake
+    /// workflow, which runs each job as `generate --only KEY`).
+    Plan(super::toguz_tb::PlanArgs),
     /// Look a position up in the endgame share tables.
     Probe(super::toguz_tb::ProbeArgs),
     /// Positions, shares and file sizes of the endgame share tables.
@@ -411,6 +415,7 @@ pub fn run(args: Args) -> CliResult {
             play(&side, position.as_deref(), &search, clock, json)
         }
         Command::Generate(a) => super::toguz_tb::generate(a),
+        Command::Plan(a) => super::toguz_tb::plan(a),
         Command::Probe(a) => super::toguz_tb::probe(a),
         Command::Stats(a) => super::toguz_tb::stats(a),
         Command::Verify(a) => super::toguz_tb::verify(a),

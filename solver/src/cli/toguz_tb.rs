@@ -35,6 +35,25 @@ pub struct GenerateArgs {
     /// No progress bar or log lines.
     #[arg(long)]
     pub quiet: bool,
+    #[command(flatten)]
+    pub only: super::plan::OnlyArgs,
+}
+
+/// Arguments of `solver toguz plan`.
+#[derive(clap::Args, Debug)]
+pub struct PlanArgs {
+    /// Every position with at most N stones on the board (0..=15).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(0..=MAX_STONES as i64))]
+    pub max_stones: u8,
+    #[command(flatten)]
+    pub format: super::plan::PlanFormat,
+}
+
+/// `solver toguz plan`: one job per stone count.
+pub fn plan(args: PlanArgs) -> CliResult {
+    let plan = toguz::egtb::plan::plan(args.max_stones);
+    let options = format!("--max-stones {}", args.max_stones);
+    super::plan::print("toguz", &options, &plan, args.format.json)
 }
 
 /// Arguments of `solver toguz probe`.
@@ -122,6 +141,16 @@ pub fn generate(args: GenerateArgs) -> CliResult {
             "{}: not a directory",
             dir.display()
         )));
+    }
+    if let Some(key) = &args.only.only {
+        let plan = toguz::egtb::plan::plan(args.max_stones);
+        let job = super::plan::ready(&plan, key, dir)?;
+        let progress = Progress::new(args.quiet, job.slots, "positions");
+        let result = with_threads(args.threads, || {
+            database::generate_stones(dir, job.id, &progress)
+        })?;
+        progress.done();
+        return Ok(result?);
     }
     let progress = Progress::new(args.quiet, positions_up_to(args.max_stones), "positions");
     let start = std::time::Instant::now();

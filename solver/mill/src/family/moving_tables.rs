@@ -190,57 +190,80 @@ pub fn generate<B: Board>(
     let mut cache = Cache::<Wdl>::new(dir, rules);
     let mut out = Vec::new();
     for sub in pairs(max) {
-        let parts: Vec<Subspace> = if sub.us == sub.them {
-            vec![sub]
-        } else {
-            vec![sub, sub.swapped()]
-        };
-        let total = sub.us + sub.them;
-        let done: Result<Vec<_>, _> = parts
-            .iter()
-            .map(|&p| report_from_file::<B>(dir, rules, p))
-            .collect();
-        if let Ok(parts) = done {
-            let r = PairReport {
-                parts,
-                seconds: 0.0,
-                resumed: true,
-            };
-            report(&r);
-            out.push(r);
-            continue;
-        }
-        let started = Instant::now();
-        cache.keep_from(total - 1);
-        for &p in &parts {
-            if let Some(e) = p.exit() {
-                cache.ensure::<B>(e)?;
-            }
-        }
-        let values = {
-            let game = MovingPair::<B, Symmetric, Wdl>::new(rules, sub, |e| cache.tables.get(&e))
-                .map_err(SolveError::from)?;
-            solve(&game, observer).map_err(SolveError::from)?.0
-        };
-        let mut reports = Vec::new();
-        for (&p, v) in parts.iter().zip(values) {
-            let positions = symmetric::positions::<B>(p);
-            let bytes = files::write_moving::<B>(dir, rules, p, &v, positions)?;
-            let mut r = report_from_file::<B>(dir, rules, p)?;
-            r.bytes = bytes;
-            reports.push(r);
-            // Read back from the file just written: the next pairs' exits.
-            cache.ensure::<B>(p)?;
-        }
-        let r = PairReport {
-            parts: reports,
-            seconds: started.elapsed().as_secs_f64(),
-            resumed: false,
-        };
+        let r = generate_in::<B>(dir, rules, sub, &mut cache, observer)?;
         report(&r);
         out.push(r);
     }
     Ok(out)
+}
+
+/// Generate one pair (`sub` and its swap) into `dir`, unless its files are
+/// there and sound: one job of the workflow ([`crate::plan::morabaraba`]).
+/// The subspaces its removals lead into must be on disk.
+pub fn generate_pair<B: Board>(
+    dir: &Path,
+    rules: RuleSet,
+    sub: Subspace,
+    observer: &dyn Observer,
+) -> Result<PairReport, TablesError> {
+    check_max::<B>(sub.us.max(sub.them))?;
+    symmetric::warm_up::<B>();
+    generate_in::<B>(dir, rules, sub, &mut Cache::new(dir, rules), observer)
+}
+
+/// Solve and write the pair `sub` unless its files are there, with the
+/// exit tables from `cache` (read from `dir` when not held yet).
+fn generate_in<B: Board>(
+    dir: &Path,
+    rules: RuleSet,
+    sub: Subspace,
+    cache: &mut Cache<Wdl>,
+    observer: &dyn Observer,
+) -> Result<PairReport, TablesError> {
+    let parts: Vec<Subspace> = if sub.us == sub.them {
+        vec![sub]
+    } else {
+        vec![sub, sub.swapped()]
+    };
+    let total = sub.us + sub.them;
+    let done: Result<Vec<_>, _> = parts
+        .iter()
+        .map(|&p| report_from_file::<B>(dir, rules, p))
+        .collect();
+    if let Ok(parts) = done {
+        return Ok(PairReport {
+            parts,
+            seconds: 0.0,
+            resumed: true,
+        });
+    }
+    let started = Instant::now();
+    cache.keep_from(total - 1);
+    for &p in &parts {
+        if let Some(e) = p.exit() {
+            cache.ensure::<B>(e)?;
+        }
+    }
+    let values = {
+        let game = MovingPair::<B, Symmetric, Wdl>::new(rules, sub, |e| cache.tables.get(&e))
+            .map_err(SolveError::from)?;
+        solve(&game, observer).map_err(SolveError::from)?.0
+    };
+    let mut reports = Vec::new();
+    for (&p, v) in parts.iter().zip(values) {
+        let positions = symmetric::positions::<B>(p);
+        let bytes = files::write_moving::<B>(dir, rules, p, &v, positions)?;
+        let mut r = report_from_file::<B>(dir, rules, p)?;
+        r.bytes = bytes;
+        reports.push(r);
+        // Read back from the file just written: the next pairs' exits.
+        cache.ensure::<B>(p)?;
+    }
+    Ok(PairReport {
+        parts: reports,
+        seconds: started.elapsed().as_secs_f64(),
+        resumed: false,
+    })
 }
 
 /// The figures of every subspace with 3..=`max` stones a side in `dir`

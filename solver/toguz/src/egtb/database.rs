@@ -191,48 +191,91 @@ pub fn generate(
     let done = tables.scan()?;
     let mut solved: Vec<Option<Shares>> = vec![None; (max_stones as usize + 1) * CONFIGS];
     for stones in 0..=max_stones {
-        for pair in pairs(stones) {
-            let layers = if pair.swapped() == pair {
-                vec![pair]
-            } else {
-                vec![pair, pair.swapped()]
+        generate_in(&tables, &done, stones, &mut solved, observer)?;
+    }
+    Ok(())
+}
+
+/// Generate the tables with exactly `stones` stones into `dir`, those with
+/// fewer being there already (each is read: a capture can lead into any of
+/// them): one job of the workflow ([`super::plan::plan`]). Pairs whose
+/// files are complete and valid are skipped.
+pub fn generate_stones(
+    dir: &Path,
+    stones: u8,
+    observer: &dyn GenerateObserver,
+) -> Result<(), EgtbError> {
+    if stones > MAX_STONES {
+        return Err(EgtbError::TooManyStones(stones as u32));
+    }
+    let tables = directory(dir);
+    tables.create()?;
+    let done = tables.scan()?;
+    let mut solved: Vec<Option<Shares>> = vec![None; (stones as usize + 1) * CONFIGS];
+    for lower in 0..stones {
+        for tuzdyks in Tuzdyks::all() {
+            let layer = Layer {
+                stones: lower,
+                tuzdyks,
             };
-            if layers.iter().all(|l| done.contains_key(l)) {
-                for l in &layers {
-                    done[l].verify()?;
-                    solved[l.ordinal()] = Some(load(&done[l])?);
-                }
-                observer.skipped(pair);
-                continue;
-            }
-            let positions = pair_positions(pair);
-            observer.solving(pair, positions);
-            let start = Instant::now();
-            let graph = PairGraph::build(pair, &solved);
-            let bytes = graph.bytes();
-            let shares = solve_pair(&graph)?;
-            drop(graph);
-            for (l, s) in layers.iter().zip(shares) {
-                let header = Header {
-                    label: String::new(),
-                    entry_bytes: 1,
-                    kind: EntryKind::Opaque,
-                    slots: l.size(),
-                    positions: l.size(),
-                    wins: 0,
-                    losses: 0,
-                    draws: 0,
-                    max_win: 0,
-                    max_loss: 0,
-                    block_slots: 0,
-                    blocks: 0,
-                };
-                tables.write_opaque(*l, &header, &s, ZSTD_LEVEL)?;
-                tables.open(*l)?;
-                solved[l.ordinal()] = Some(s);
-            }
-            observer.solved(pair, positions, start.elapsed().as_secs_f64(), bytes);
+            let table = done.get(&layer).ok_or_else(|| tables.missing(layer))?;
+            solved[layer.ordinal()] = Some(load(table)?);
         }
+    }
+    generate_in(&tables, &done, stones, &mut solved, observer)
+}
+
+/// Solve and write every pair with `stones` stones whose files are not in
+/// `done`, the lower layers' shares being in `solved` (this layer's are
+/// added).
+fn generate_in(
+    tables: &Directory<ShareTables>,
+    done: &BTreeMap<Layer, Table>,
+    stones: u8,
+    solved: &mut Vec<Option<Shares>>,
+    observer: &dyn GenerateObserver,
+) -> Result<(), EgtbError> {
+    for pair in pairs(stones) {
+        let layers = if pair.swapped() == pair {
+            vec![pair]
+        } else {
+            vec![pair, pair.swapped()]
+        };
+        if layers.iter().all(|l| done.contains_key(l)) {
+            for l in &layers {
+                done[l].verify()?;
+                solved[l.ordinal()] = Some(load(&done[l])?);
+            }
+            observer.skipped(pair);
+            continue;
+        }
+        let positions = pair_positions(pair);
+        observer.solving(pair, positions);
+        let start = Instant::now();
+        let graph = PairGraph::build(pair, &*solved);
+        let bytes = graph.bytes();
+        let shares = solve_pair(&graph)?;
+        drop(graph);
+        for (l, s) in layers.iter().zip(shares) {
+            let header = Header {
+                label: String::new(),
+                entry_bytes: 1,
+                kind: EntryKind::Opaque,
+                slots: l.size(),
+                positions: l.size(),
+                wins: 0,
+                losses: 0,
+                draws: 0,
+                max_win: 0,
+                max_loss: 0,
+                block_slots: 0,
+                blocks: 0,
+            };
+            tables.write_opaque(*l, &header, &s, ZSTD_LEVEL)?;
+            tables.open(*l)?;
+            solved[l.ordinal()] = Some(s);
+        }
+        observer.solved(pair, positions, start.elapsed().as_secs_f64(), bytes);
     }
     Ok(())
 }

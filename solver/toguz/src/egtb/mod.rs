@@ -14,6 +14,7 @@ pub mod check;
 pub mod database;
 pub mod graph;
 pub mod index;
+pub mod plan;
 pub mod probe;
 
 pub use database::{generate, EgtbError};

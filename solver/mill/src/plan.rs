@@ -1,0 +1,366 @@
+//! The table graphs of the mill games ([`tablebase::plan`]): one job per
+//! unit that a game's `generate` solves and writes on its own — a Nine
+//! Men's Morris subspace pair or placement sector, a Morabaraba pair, and
+//! the whole game for the boards solved in memory at once (Six Men's
+//! Morris, the reduced Lasker games) — listed from the same enumerations
+//! the generators walk, with the jobs each reads and an estimate of its
+//! peak memory and CPU time.
+//!
+//! The estimates are linear models in the slots a job holds, with the
+//! costs measured on the 2-core development machine (figures in
+//! `docs/results.md` and `docs/workflow.md`); a scheduler should treat them
+//! as requests, not promises.
+
+use crate::board::{Board, Morabaraba, Nine};
+use crate::database;
+use crate::family::files::{self as family_files, FamilyTables};
+use crate::family::index::Dense;
+use crate::family::lasker;
+use crate::family::solve::pairs as family_pairs;
+use crate::family::symmetric::{self, Symmetric};
+use crate::index;
+use crate::sector::{Sector, Subspace, TableId};
+use crate::variant::RuleSet;
+use tablebase::plan::{Job, Plan};
+use tablebase::set::TableSet;
+
+/// A unit of a mill game's generation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// A moving-phase subspace pair (one subspace when `us == them`).
+    Pair(Subspace),
+    /// A placement sector (Nine Men's Morris).
+    Sector(Sector),
+    /// Every table of the game, solved in one process.
+    Whole,
+}
+
+/// The key of the whole-game job.
+pub const WHOLE: &str = "all";
+
+/// Bytes a process needs besides its tables (code, thread stacks, the
+/// allocator's slack, the retrograde engine's queues): measured as the
+/// peak of the smallest jobs.
+const BASE_BYTES: u64 = 64 << 20;
+
+/// Nine's index tables (class table on huge pages, stabilisers).
+const NINE_INDEX_BYTES: u64 = 96 << 20;
+
+/// The symmetric index's tables on 24 points (a 2^24-entry class table).
+const SYMMETRIC_INDEX_BYTES: u64 = 80 << 20;
+
+/// Bytes a slot of a moving-phase pair holds at the peak: the engine's
+/// 16-bit state, the values copied out of it piece by piece, the
+/// allocator's slack. Measured with `generate --only` on Nine's 5-stone
+/// pairs (2.2 bytes a slot for 4-5, 3.4 for 5-5 over a 100 MB base;
+/// docs/workflow.md); the whole-run peak of Nine's 8-9/9-8 pair, 4.26 GB
+/// for 1.07 × 10^9 slots, also counts the mapped files of every earlier
+/// table, which a job alone does not touch.
+const PAIR_BYTES_PER_SLOT: u64 = 3;
+
+/// CPU seconds a slot of a moving-phase pair costs on Nine's board: the
+/// whole moving phase from an empty directory took 6,254 s of CPU for its
+/// 9,193,626,407 slots (8,904,593,601 positions; docs/results.md). Slots,
+/// not positions: counting positions takes a minute for the whole game.
+const NINE_MOVING_CPU: f64 = 0.68e-6;
+
+/// CPU seconds a slot of a placement sector costs: 6,170 s for the 455
+/// sectors' 1.87 × 10^10 slots (docs/results.md).
+const NINE_PLACEMENT_CPU: f64 = 0.33e-6;
+
+/// CPU seconds a slot of a Morabaraba pair costs: 2,945 s for the pairs
+/// with 18..24 stones, 3,610,527,024 slots (docs/results.md).
+const MORABARABA_CPU: f64 = 0.82e-6;
+
+/// CPU seconds a slot of a reduced Lasker game costs: 0.80 µs with 4 and
+/// 5 stones a side, 2.8 µs with 3 (every side flies) (docs/results.md).
+fn lasker_cpu(stones: u8) -> f64 {
+    if stones <= 3 {
+        2.8e-6
+    } else {
+        0.80e-6
+    }
+}
+
+/// CPU seconds a slot of Six Men's Morris (and any small board solved
+/// whole over the dense index) costs: 18.1 s of CPU for the whole game's
+/// 49,985,420 slots, 78 MB peak (docs/workflow.md). Every table is held
+/// as one byte a slot, the pair being solved as two more.
+const SMALL_BOARD_CPU: f64 = 0.4e-6;
+
+/// A job of a mill game.
+pub type MillJob = Job<Unit>;
+
+/// The key of the pair that solves subspace `sub`, in the generator's
+/// order of its two subspaces (`nine_first_smaller`: Nine lists `(w, b)`
+/// with `w ≤ b`, the family `w ≥ b`).
+fn pair_key(sub: Subspace, nine_first_smaller: bool) -> String {
+    let (lo, hi) = (sub.us.min(sub.them), sub.us.max(sub.them));
+    if nine_first_smaller {
+        format!("{lo}-{hi}")
+    } else {
+        format!("{hi}-{lo}")
+    }
+}
+
+/// The subspaces a pair solves.
+fn parts(pair: Subspace) -> Vec<Subspace> {
+    if pair.us == pair.them {
+        vec![pair]
+    } else {
+        vec![pair, pair.swapped()]
+    }
+}
+
+/// Errors of a plan's options.
+#[derive(Debug, thiserror::Error)]
+pub enum PlanOptionsError {
+    /// The placement sectors need every moving-phase subspace of the game.
+    #[error("--placement needs every moving subspace of the {stones}-stone game: drop --max-stones or make it at least {}", 2 * .stones)]
+    PlacementNeedsMoving {
+        /// Stones a side.
+        stones: u8,
+    },
+}
+
+/// Nine Men's Morris under `rules`: the moving-phase pairs with at most
+/// `stones` a side and `max_stones` in all (as `solver nine generate
+/// --stones K --max-stones N`), then, with `placement`, every placement
+/// sector of the `stones`-stone game.
+pub fn nine(
+    rules: RuleSet,
+    stones: u8,
+    max_stones: u8,
+    placement: bool,
+) -> Result<Plan<Unit>, PlanOptionsError> {
+    if placement && max_stones < 2 * stones {
+        return Err(PlanOptionsError::PlacementNeedsMoving { stones });
+    }
+    let set = database::directory(std::path::Path::new(""), rules);
+    let file = |id: TableId| set.set().file_name(id);
+    let mut jobs = Vec::new();
+    for pair in database::pairs(max_stones)
+        .into_iter()
+        .filter(|p| p.us <= stones && p.them <= stones)
+    {
+        let parts = parts(pair);
+        let slots: u64 = parts.iter().map(|&s| index::size(s)).sum();
+        let exits: Vec<Subspace> = parts.iter().filter_map(|s| s.exit()).collect();
+        let exit_slots: u64 = exits.iter().map(|&s| index::size(s)).sum();
+        let mut inputs: Vec<String> = exits.iter().map(|&s| pair_key(s, true)).collect();
+        inputs.dedup();
+        jobs.push(Job {
+            id: Unit::Pair(pair),
+            key: pair_key(pair, true),
+            inputs,
+            outputs: parts.iter().map(|&s| file(TableId::Moving(s))).collect(),
+            slots,
+            memory: BASE_BYTES + NINE_INDEX_BYTES + PAIR_BYTES_PER_SLOT * slots + exit_slots / 4,
+            cpu_seconds: slots as f64 * NINE_MOVING_CPU,
+        });
+    }
+    if placement {
+        for sector in Sector::all(stones) {
+            let slots = index::size(sector.subspace());
+            let mut reads = vec![sector.after(false)];
+            if sector.them > 0 && !sector.removal_wins() {
+                reads.push(sector.after(true));
+            }
+            let read_slots: u64 = reads.iter().map(|&id| index::size(subspace(id))).sum();
+            let mut inputs: Vec<String> = reads
+                .iter()
+                .map(|&id| match id {
+                    TableId::Moving(sub) => pair_key(sub, true),
+                    TableId::Placement(s) => s.to_string(),
+                })
+                .collect();
+            inputs.dedup();
+            jobs.push(Job {
+                id: Unit::Sector(sector),
+                key: sector.to_string(),
+                inputs,
+                outputs: vec![file(TableId::Placement(sector))],
+                slots,
+                // One byte a slot of codes, a quarter byte a slot packed,
+                // the successors as two-bit outcomes.
+                memory: BASE_BYTES + NINE_INDEX_BYTES + slots + slots / 4 + read_slots / 4,
+                cpu_seconds: slots as f64 * NINE_PLACEMENT_CPU,
+            });
+        }
+    }
+    Ok(Plan {
+        command: "solver nine generate --only KEY".into(),
+        jobs,
+        notes: vec![
+            "a pair W-B (W ≤ B) writes the subspaces W-B and B-W; a sector W-B-WF-BF is Malom's".into(),
+            format!(
+                "estimates: {} µs of CPU a slot of a pair, {} µs a slot of a sector; memory {PAIR_BYTES_PER_SLOT} bytes a slot of a pair plus a quarter byte a slot of its exits, 1.25 bytes a slot of a sector plus a quarter byte a slot of its successors, plus {} MiB",
+                NINE_MOVING_CPU * 1e6,
+                NINE_PLACEMENT_CPU * 1e6,
+                (BASE_BYTES + NINE_INDEX_BYTES) >> 20
+            ),
+        ],
+    })
+}
+
+/// The subspace whose slots a table uses.
+fn subspace(id: TableId) -> Subspace {
+    match id {
+        TableId::Moving(sub) => sub,
+        TableId::Placement(s) => s.subspace(),
+    }
+}
+
+/// A small board solved whole in memory (Six Men's Morris): one job
+/// writing every table, as `solver six generate` does.
+pub fn small_board<B: Board>(rules: RuleSet) -> Plan<Unit> {
+    let set = FamilyTables::<B, Dense>::new(rules);
+    let ids = family_files::tables(rules);
+    let slots: u64 = ids.iter().map(|&id| set.slots(id)).sum();
+    let largest_pair = family_pairs(rules.stones)
+        .into_iter()
+        .map(|p| {
+            parts(p)
+                .iter()
+                .map(|&s| set.slots(TableId::Moving(s)))
+                .sum::<u64>()
+        })
+        .max()
+        .unwrap_or(0);
+    Plan {
+        command: format!("solver {} generate --only {WHOLE}", B::NAME),
+        jobs: vec![Job {
+            id: Unit::Whole,
+            key: WHOLE.into(),
+            inputs: vec![],
+            outputs: ids.iter().map(|&id| set.file_name(id)).collect(),
+            slots,
+            memory: BASE_BYTES + slots + 2 * largest_pair,
+            cpu_seconds: slots as f64 * SMALL_BOARD_CPU,
+        }],
+        notes: vec![
+            format!(
+                "the whole game is one job: `solver {} generate` solves every table in memory and writes them at the end (seconds), so there is nothing to split",
+                B::NAME
+            ),
+            format!(
+                "estimates: {} µs of CPU a slot; memory one byte a slot, two more a slot of the largest pair, plus {} MiB",
+                SMALL_BOARD_CPU * 1e6,
+                BASE_BYTES >> 20
+            ),
+        ],
+    }
+}
+
+/// Morabaraba's moving phase under `rules`, every pair with 3..=`max`
+/// stones a side (as `solver morabaraba generate --max-stones N`), over
+/// the symmetry-reduced index.
+pub fn morabaraba(rules: RuleSet, max: u8) -> Plan<Unit> {
+    let set = FamilyTables::<Morabaraba, Symmetric>::new(rules);
+    let size = symmetric::size::<Morabaraba>;
+    let mut jobs = Vec::new();
+    for pair in family_pairs(max) {
+        let parts = parts(pair);
+        let slots: u64 = parts.iter().map(|&s| size(s)).sum();
+        let exits: Vec<Subspace> = parts.iter().filter_map(|s| s.exit()).collect();
+        let exit_slots: u64 = exits.iter().map(|&s| size(s)).sum();
+        let mut inputs: Vec<String> = exits.iter().map(|&s| pair_key(s, false)).collect();
+        inputs.dedup();
+        jobs.push(Job {
+            id: Unit::Pair(pair),
+            key: pair_key(pair, false),
+            inputs,
+            outputs: parts
+                .iter()
+                .map(|&s| set.file_name(TableId::Moving(s)))
+                .collect(),
+            slots,
+            memory: BASE_BYTES
+                + SYMMETRIC_INDEX_BYTES
+                + PAIR_BYTES_PER_SLOT * slots
+                + exit_slots / 4,
+            cpu_seconds: slots as f64 * MORABARABA_CPU,
+        });
+    }
+    Plan {
+        command: "solver morabaraba generate --only KEY".into(),
+        jobs,
+        notes: vec![
+            "a pair W-B (W ≥ B) writes the subspaces W-B and B-W; the placement phase is searched, not stored".into(),
+            format!(
+                "estimates: {} µs of CPU a slot; memory {PAIR_BYTES_PER_SLOT} bytes a slot of the pair plus a quarter byte a slot of its exits, plus {} MiB",
+                MORABARABA_CPU * 1e6,
+                (BASE_BYTES + SYMMETRIC_INDEX_BYTES) >> 20
+            ),
+        ],
+    }
+}
+
+/// A reduced Lasker game under `rules` (`rules.stones` a side): one job,
+/// since `solver lasker generate` holds every sector in memory (the
+/// dense index) and writes them at the end.
+pub fn lasker(rules: RuleSet) -> Plan<Unit> {
+    let set = lasker::files::LaskerTables::<Nine>::new(rules);
+    let sectors = lasker::sector::sectors::<Nine>(rules.stones);
+    let slots: u64 = sectors.iter().map(|s| s.size::<Nine>()).sum();
+    Plan {
+        command: format!("solver lasker generate --stones {} --only {WHOLE}", rules.stones),
+        jobs: vec![Job {
+            id: Unit::Whole,
+            key: WHOLE.into(),
+            inputs: vec![],
+            outputs: sectors.iter().map(|&s| set.file_name(s)).collect(),
+            slots,
+            memory: BASE_BYTES + 2 * slots,
+            cpu_seconds: slots as f64 * lasker_cpu(rules.stones),
+        }],
+        notes: vec![
+            format!(
+                "one job for the whole {}-stone game: `solver lasker generate` keeps every sector in memory over the dense index ({} sectors) and writes them at the end, so its sector pairs cannot run as separate jobs yet; they will once the generator reads its exits from files",
+                rules.stones,
+                sectors.len()
+            ),
+            format!(
+                "estimates: {} µs of CPU and 2 bytes a slot, plus {} MiB",
+                lasker_cpu(rules.stones) * 1e6,
+                BASE_BYTES >> 20
+            ),
+        ],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nine_plan_runs_in_order_and_covers_every_table() {
+        let rules = RuleSet::nine(true);
+        let plan = nine(rules, 9, 18, true).unwrap();
+        plan.check().unwrap();
+        // 49 subspaces in 28 pairs, 455 sectors (docs/results.md).
+        let pairs = plan
+            .jobs
+            .iter()
+            .filter(|j| matches!(j.id, Unit::Pair(_)))
+            .count();
+        assert_eq!(pairs, 28);
+        let files: usize = plan.jobs.iter().map(|j| j.outputs.len()).sum();
+        assert_eq!(files, 49 + 455);
+        assert!(nine(rules, 7, 12, true).is_err());
+    }
+
+    #[test]
+    fn family_plans_run_in_order() {
+        let plan = morabaraba(RuleSet::new(12, true), 6);
+        plan.check().unwrap();
+        assert_eq!(plan.jobs.len(), 10);
+        assert_eq!(plan.jobs[0].key, "3-3");
+        assert_eq!(plan.jobs[1].inputs, vec!["3-3".to_string()]);
+        let six = small_board::<crate::board::Six>(RuleSet::new(6, true));
+        six.check().unwrap();
+        let l = lasker(RuleSet::lasker(3));
+        l.check().unwrap();
+        assert_eq!(l.jobs.len(), 1);
+    }
+}
