@@ -429,7 +429,8 @@ fn cli_generate_stats_verify_probe() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["value"], "win");
     assert_eq!(v["dtc"], 1);
-    // A placement position is not in the moving-phase tables: one error.
+    // A placement position of the 4-stone game: its search needs the
+    // 4-stone tables, which are not there: one error.
     let (_, ok) = run(with(&["probe", "W..W...W............B.BB w 1 1"]));
     assert!(!ok);
     // 4-stone tables were not generated: a clear failure, no panic.

@@ -2,7 +2,10 @@
 //! oracle the tests compare the tablebases and the placement search with.
 //! The format is described in `../shared/data/malom/FORMAT.md`; Malom's slot
 //! numbering is the one of [`super::index`], so slot `h` of sector
-//! `std_W_B_0_0` is slot `h` of our subspace `(W, B)`.
+//! `std_W_B_0_0` is slot `h` of our subspace `(W, B)`. Malom names each
+//! game's files by a prefix ([`STANDARD`] `std_W_B_WF_BF.sec2` with
+//! `std.secval`, [`MORABARABA`] `mora_…`, [`LASKER`] `lask_…`); the `_of`
+//! functions take it, the others read the standard game's.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -60,6 +63,13 @@ pub struct Sector {
     overflow: HashMap<u64, i32>,
 }
 
+/// Malom's file prefix of Nine Men's Morris (flying on).
+pub const STANDARD: &str = "std";
+/// Malom's file prefix of Morabaraba.
+pub const MORABARABA: &str = "mora";
+/// Malom's file prefix of Lasker Morris.
+pub const LASKER: &str = "lask";
+
 fn read(path: &Path) -> Result<Vec<u8>, MalomError> {
     std::fs::read(path).map_err(|source| MalomError::Io {
         path: path.to_owned(),
@@ -69,7 +79,12 @@ fn read(path: &Path) -> Result<Vec<u8>, MalomError> {
 
 /// Sector values from `std.secval`.
 pub fn read_secval(dir: &Path) -> Result<HashMap<SectorId, i32>, MalomError> {
-    let path = dir.join("std.secval");
+    read_secval_of(dir, STANDARD)
+}
+
+/// Sector values from `PREFIX.secval` (`mora.secval` for Morabaraba).
+pub fn read_secval_of(dir: &Path, prefix: &str) -> Result<HashMap<SectorId, i32>, MalomError> {
+    let path = dir.join(format!("{prefix}.secval"));
     let text = String::from_utf8_lossy(&read(&path)?).into_owned();
     let bad = |what: &str| MalomError::Format {
         path: path.clone(),
@@ -102,20 +117,35 @@ fn sign12(x: u32) -> i32 {
 impl Sector {
     /// The file of a sector in `dir`.
     pub fn path(dir: &Path, id: SectorId) -> PathBuf {
-        dir.join(format!("std_{}_{}_{}_{}.sec2", id.w, id.b, id.wf, id.bf))
+        Sector::path_of(dir, STANDARD, id)
+    }
+
+    /// The file of a sector of the game named `prefix` in `dir`
+    /// (`mora_W_B_WF_BF.sec2`).
+    pub fn path_of(dir: &Path, prefix: &str, id: SectorId) -> PathBuf {
+        dir.join(format!(
+            "{prefix}_{}_{}_{}_{}.sec2",
+            id.w, id.b, id.wf, id.bf
+        ))
     }
 
     /// Load sector `id` from `dir` (with `std.secval` beside it).
     pub fn open(dir: &Path, id: SectorId) -> Result<Sector, MalomError> {
-        let path = Sector::path(dir, id);
+        Sector::open_of(dir, STANDARD, id)
+    }
+
+    /// Load sector `id` of the game named `prefix` from `dir` (with
+    /// `PREFIX.secval` beside it).
+    pub fn open_of(dir: &Path, prefix: &str, id: SectorId) -> Result<Sector, MalomError> {
+        let path = Sector::path_of(dir, prefix, id);
         let data = read(&path)?;
         let bad = |what: &str| MalomError::Format {
             path: path.clone(),
             what: what.to_owned(),
         };
-        let sval = *read_secval(dir)?
+        let sval = *read_secval_of(dir, prefix)?
             .get(&id)
-            .ok_or_else(|| bad("sector missing from std.secval"))?;
+            .ok_or_else(|| bad(&format!("sector missing from {prefix}.secval")))?;
         let int = |o: usize| -> Result<i32, MalomError> {
             data.get(o..o + 4)
                 .map(|b| i32::from_le_bytes(b.try_into().unwrap()))
@@ -205,6 +235,12 @@ pub struct Comparison {
 /// The Malom sector files (`std_W_B_WF_BF.sec2`) in `dir`, in file-name
 /// order.
 pub fn sector_files(dir: &Path) -> Result<Vec<SectorId>, MalomError> {
+    sector_files_of(dir, STANDARD)
+}
+
+/// The Malom sector files of the game named `prefix`
+/// (`PREFIX_W_B_WF_BF.sec2`) in `dir`, most stones in hand first.
+pub fn sector_files_of(dir: &Path, prefix: &str) -> Result<Vec<SectorId>, MalomError> {
     let io = |source| MalomError::Io {
         path: dir.to_owned(),
         source,
@@ -214,7 +250,8 @@ pub fn sector_files(dir: &Path) -> Result<Vec<SectorId>, MalomError> {
         let name = entry.map_err(io)?.file_name();
         let name = name.to_string_lossy();
         let Some(rest) = name
-            .strip_prefix("std_")
+            .strip_prefix(prefix)
+            .and_then(|r| r.strip_prefix('_'))
             .and_then(|r| r.strip_suffix(".sec2"))
         else {
             continue;

@@ -4,8 +4,8 @@
 //! moving-phase tables held as two-bit outcomes
 //! ([`mill::family::outcomes`]), with the same search and move
 //! orderings as `solver nine start`; and `play`, whose perfect player
-//! reads the moving-phase tables (values with distances) and searches
-//! placements.
+//! reads the moving-phase tables (values with distances) and the placement
+//! sectors where stored, and searches the other placements.
 
 use super::nine_probe::search_progress;
 use super::six::{play_with, side, GameArgs, Values};
@@ -16,6 +16,7 @@ use mill::board::Board;
 use mill::family::files;
 use mill::family::index::Indexing;
 use mill::family::outcomes::MovingOutcomes;
+use mill::family::values::TableFiles;
 use mill::index::Subspace;
 use mill::placement::{MoveOrder, PlacementSearch};
 use mill::position::Position;
@@ -177,18 +178,23 @@ pub fn start<B: Board, I: Indexing>(
 
 /// The values a perfect player of a family board needs: moving-phase
 /// values with distances from the table files (opened on first use, blocks
-/// cached by the reader), placement values by the search over two-bit
-/// outcomes (win/draw/loss, no distance).
+/// cached by the reader), placement values from their sectors' files where
+/// stored, else by the search over two-bit outcomes (win/draw/loss, no
+/// distance).
 struct SearchValues<'t, B: Board, I: Indexing> {
     dir: PathBuf,
     rules: RuleSet,
     files: Mutex<HashMap<Subspace, Table>>,
+    stored: TableFiles<B, I>,
     search: Mutex<PlacementSearch<'t, MovingOutcomes<B, I>>>,
 }
 
 impl<B: Board, I: Indexing> Values<B> for SearchValues<'_, B, I> {
     fn value(&self, pos: &Position) -> Option<Value> {
         if pos.placing() {
+            if let Ok(v) = self.stored.value(pos) {
+                return Some(v);
+            }
             let mut search = self.search.lock().unwrap_or_else(|e| e.into_inner());
             return Some(match search.value(pos).ok()? {
                 Outcome::Win => Value::win(0),
@@ -215,7 +221,9 @@ impl<B: Board, I: Indexing> Values<B> for SearchValues<'_, B, I> {
 }
 
 /// Play the `stones`-stone game in the terminal against the perfect
-/// player over the tables of `dir` (written under `rules`).
+/// player over the tables of `dir` (written under `rules`): every value
+/// from the files when the game's placement sectors are all stored
+/// (`generate --placement`), else placements by the search.
 pub fn play<B: Board, I: Indexing>(
     dir: &Path,
     rules: RuleSet,
@@ -228,6 +236,12 @@ pub fn play<B: Board, I: Indexing>(
             dir.display()
         )));
     }
+    let stored = TableFiles::<B, I>::new(dir, rules);
+    let game_rules = RuleSet { stones, ..rules };
+    if stored.has_placement(stones) {
+        eprintln!("every position of the {stones}-stone game from the tables");
+        return play_with::<B>(game, game_rules, &stored);
+    }
     eprintln!("loading the moving-phase outcomes (3..{stones} stones a side)...");
     let tb = MovingOutcomes::<B, I>::load(dir, rules, stones, |_| {})?;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -237,6 +251,7 @@ pub fn play<B: Board, I: Indexing>(
         dir: dir.to_owned(),
         rules,
         files: Mutex::new(HashMap::new()),
+        stored,
         search: Mutex::new(search),
     };
     play_with::<B>(game, tb.rules(), &values)

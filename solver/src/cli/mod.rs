@@ -11,6 +11,7 @@ pub mod error;
 pub mod family_search;
 pub mod lasker;
 pub mod morabaraba;
+pub mod morabaraba_placement;
 pub mod morabaraba_plan;
 pub mod nine;
 pub mod nine_malom;

@@ -2,7 +2,9 @@
 //! Morris plus four diagonals, 12 stones, a full board draws) through the
 //! family engine: the rules layer (`show`, `perft`) and the moving-phase
 //! tables over the symmetry-reduced index (`generate`, `stats`, `verify`,
-//! `probe`; [`mill::family::moving_tables`]).
+//! `probe`; [`mill::family::moving_tables`]); the placement sectors'
+//! verbs (`generate --placement`, placement probes, `malom-compare`) are in
+//! [`super::morabaraba_placement`].
 
 use super::family_search::{self, StartArgs};
 use super::progress::Progress;
@@ -47,7 +49,7 @@ pub struct RuleArgs {
 }
 
 impl RuleArgs {
-    fn rules(&self) -> RuleSet {
+    pub(super) fn rules(&self) -> RuleSet {
         let mut rules = RuleSet::new(12, !self.no_flying);
         if self.blocked_loses {
             rules.full_board = FullBoard::BlockedLoses;
@@ -62,14 +64,15 @@ pub struct TableArgs {
     #[command(flatten)]
     pub files: RuleArgs,
     /// Subspaces with 3 to N stones a side (12 is the whole moving phase,
-    /// about 1.65 × 10^10 positions: hours).
-    #[arg(long, value_name = "N", default_value_t = 12,
+    /// about 1.65 × 10^10 positions: hours); with `--placement`, the
+    /// N-stone game (`--stones N` says the same).
+    #[arg(long, visible_alias = "stones", value_name = "N", default_value_t = 12,
           value_parser = clap::value_parser!(u8).range(3..=12))]
     pub max_stones: u8,
 }
 
 impl TableArgs {
-    fn rules(&self) -> RuleSet {
+    pub(super) fn rules(&self) -> RuleSet {
         self.files.rules()
     }
 }
@@ -85,10 +88,15 @@ pub enum Command {
     Perft(PerftArgs),
     /// Solve the moving-phase subspaces with 3..=N stones a side, pair by
     /// pair, each written to the directory when solved (a cut-off run
-    /// resumes: pairs already on disk are checked and skipped).
+    /// resumes: pairs already on disk are checked and skipped); with
+    /// `--placement`, then every placement sector of the N-stone game
+    /// (Malom's `W-B-WF-BF`), sector by sector, resumable the same way.
     Generate {
         #[command(flatten)]
         tables: TableArgs,
+        /// Also every placement sector (the whole N-stone game stored).
+        #[arg(long)]
+        placement: bool,
         /// Worker threads (default: one per core).
         #[arg(long)]
         threads: Option<usize>,
@@ -103,22 +111,43 @@ pub enum Command {
     /// runs each job as `generate --only KEY`).
     Plan(TableArgs),
     /// Per-subspace counts (positions, wins, draws, losses, longest win,
-    /// bytes) of a directory.
-    Stats(TableArgs),
+    /// bytes) of a directory; with `--placement`, per placement sector too.
+    Stats {
+        #[command(flatten)]
+        tables: TableArgs,
+        /// Also every placement sector of the N-stone game.
+        #[arg(long)]
+        placement: bool,
+    },
     /// Recompute stored values from their successors and report mismatches.
     Verify {
         #[command(flatten)]
         tables: TableArgs,
+        /// Also every placement sector of the N-stone game.
+        #[arg(long)]
+        placement: bool,
         /// Check this many evenly spread slots a subspace instead of all.
         #[arg(long, value_name = "N")]
         sample: Option<u64>,
     },
-    /// Value of a moving-phase position and of each of its moves.
+    /// Value of a position and of each of its moves: from the tables (a
+    /// placement position from its sector's file, written by `generate
+    /// --placement`), else by the placement search over the moving-phase
+    /// tables.
     Probe {
-        /// Position text (both hands empty).
+        /// Position text.
         position: Vec<String>,
         #[command(flatten)]
         tables: TableArgs,
+    },
+    /// Compare every position of Malom's Morabaraba sector files
+    /// (`mora_W_B_WF_BF.sec2` with `mora.secval`) with our tables; counts
+    /// of agreement.
+    MalomCompare {
+        /// Directory of Malom's `mora_*.sec2` files and `mora.secval`.
+        malom_dir: PathBuf,
+        #[command(flatten)]
+        files: RuleArgs,
     },
     /// Value of the start position of the N-stone game (12: Morabaraba
     /// itself), or of any placement position, by the placement search over
@@ -156,6 +185,7 @@ pub fn run(args: Args) -> CliResult {
             threads,
             quiet,
             only: super::plan::OnlyArgs { only: Some(key) },
+            ..
         } => pool(threads)?.install(|| {
             super::morabaraba_plan::generate_only(
                 &tables.files.dir,
@@ -167,14 +197,40 @@ pub fn run(args: Args) -> CliResult {
         }),
         Command::Generate {
             tables,
+            placement,
             threads,
             quiet,
             ..
-        } => pool(threads)?.install(|| generate(&tables, quiet)),
+        } => pool(threads)?.install(|| {
+            generate(&tables, quiet)?;
+            if placement {
+                super::morabaraba_placement::generate(&tables, quiet)?;
+            }
+            Ok(())
+        }),
         Command::Plan(t) => super::morabaraba_plan::plan(&t.files, t.rules(), t.max_stones),
-        Command::Stats(t) => stats(&t),
-        Command::Verify { tables, sample } => verify(&tables, sample),
+        Command::Stats { tables, placement } => {
+            if placement {
+                super::morabaraba_placement::stats(&tables)
+            } else {
+                stats(&tables)
+            }
+        }
+        Command::Verify {
+            tables,
+            placement,
+            sample,
+        } => {
+            verify(&tables, sample)?;
+            if placement {
+                super::morabaraba_placement::verify(&tables, sample)?;
+            }
+            Ok(())
+        }
         Command::Probe { position, tables } => probe(&position, &tables),
+        Command::MalomCompare { malom_dir, files } => {
+            super::morabaraba_placement::malom_compare(&malom_dir, &files)
+        }
         Command::Start { files, start } => pool(start.threads)?.install(|| {
             family_search::start::<Morabaraba, Symmetric>(
                 "Morabaraba",
@@ -364,18 +420,12 @@ fn verify(args: &TableArgs, sample: Option<u64>) -> CliResult {
 fn probe(words: &[String], args: &TableArgs) -> CliResult {
     let rules = args.rules();
     if words.is_empty() {
-        return Err(CliError::from(
-            "probe needs a position (the moving-phase tables hold no placement)",
-        ));
+        return Err(CliError::from("probe needs a position"));
     }
     let pos = parse_position::<Morabaraba>(&words.join(" "), rules)
         .map_err(|e| format!("bad position: {e}"))?;
     if pos.placing() {
-        return Err(
-            "the position has stones in hand: only moving-phase positions are in the tables \
-             (`solver morabaraba start --position` searches placement positions)"
-                .into(),
-        );
+        return super::morabaraba_placement::probe(&pos, args);
     }
     let files = MovingFiles::<Morabaraba, Symmetric>::new(&args.files.dir, rules);
     let a = files.analyse(rules, &pos)?;

@@ -5,7 +5,8 @@
 //! ([`symmetric`]), the table set of every board ([`files`]: Nine Men's
 //! Morris's too, over its own index), whole small games solved in memory
 //! ([`solve`]: Six Men's Morris), a large board's moving phase pair by pair
-//! on disk ([`moving_tables`]: Morabaraba), the moving-phase outcomes the
+//! on disk ([`moving_tables`]: Morabaraba) and its placement sectors
+//! ([`placement_files`]), the moving-phase outcomes the
 //! placement search reads ([`outcomes`]), every move's value ([`values`]),
 //! distances to the end of the game ([`depth`]) and Lasker Morris
 //! ([`lasker`]). The pair and the placement pass they all use are
@@ -17,6 +18,7 @@ pub mod index;
 pub mod lasker;
 pub mod moving_tables;
 pub mod outcomes;
+pub mod placement_files;
 pub mod report;
 pub mod solve;
 pub mod symmetric;

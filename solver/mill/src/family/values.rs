@@ -3,14 +3,15 @@
 //! moving-phase table files); [`analyse`] gives the position's
 //! [`Analysis`] (its value and every legal move's, best first),
 //! [`move_values`] every move's value and [`best_move`] the perfect
-//! player's choice. [`SearchedTables`] is a board whose placement phase is
-//! searched, not stored (Morabaraba): moving-phase values from the files,
-//! placement positions by the placement search over the moving-phase
-//! outcomes. One implementation behind `solver six|lasker|morabaraba
+//! player's choice. [`TableFiles`] reads a large board's table files
+//! (Morabaraba: moving-phase subspaces and placement sectors);
+//! [`SearchedTables`] answers placement positions from their sectors'
+//! files where they are stored, else by the placement search over the
+//! moving-phase outcomes. One implementation behind `solver six|lasker|morabaraba
 //! probe|play`, the web API, the Python module and any board defined as
 //! data.
 
-use super::files;
+use super::files::{self, FilesError};
 use super::index::Indexing;
 use super::lasker::solve::LaskerSolution;
 use super::outcomes::{MovingOutcomes, OutcomesError};
@@ -21,6 +22,7 @@ use crate::index::Subspace;
 use crate::placement::PlacementSearch;
 use crate::position::{Move, Position};
 use crate::rules::{ending, format_position, legal_moves, Ending};
+use crate::sector::{Sector, TableId};
 use crate::variant::RuleSet;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -207,50 +209,173 @@ impl<B: Board, I: Indexing> Values<B> for MovingFiles<B, I> {
     }
 }
 
-/// A family board whose placement phase is searched, not stored
-/// (Morabaraba): moving-phase values with distances from the table files
-/// ([`MovingFiles`]), placement positions valued by the placement search
-/// over the moving-phase outcomes held two bits a slot (win/draw/loss, no
-/// distance). Thread-safe; each placement question runs a search of its
+/// Every table file of a large family board (Morabaraba): moving-phase
+/// values with distances ([`MovingFiles`]) and, where `generate
+/// --placement` wrote them, placement sectors' outcomes (no distance),
+/// each file opened on first use, its blocks cached by the reader;
+/// nothing loaded whole. Thread-safe.
+pub struct TableFiles<B: Board, I: Indexing> {
+    moving: MovingFiles<B, I>,
+    sectors: Mutex<HashMap<Sector, Arc<Table>>>,
+}
+
+impl<B: Board, I: Indexing> TableFiles<B, I> {
+    /// The files of `dir` written under `rules`.
+    pub fn new(dir: &Path, rules: RuleSet) -> TableFiles<B, I> {
+        TableFiles {
+            moving: MovingFiles::new(dir, rules),
+            sectors: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The moving-phase files.
+    pub fn moving(&self) -> &MovingFiles<B, I> {
+        &self.moving
+    }
+
+    /// Is the file of `sector` in the directory?
+    pub fn has_sector(&self, sector: Sector) -> bool {
+        let open = self.sectors.lock().unwrap_or_else(|e| e.into_inner());
+        open.contains_key(&sector)
+            || files::directory::<B, I>(&self.moving.dir, self.moving.rules)
+                .exists(TableId::Placement(sector))
+    }
+
+    /// Are the files of every placement sector of the `stones`-stone game
+    /// in the directory?
+    pub fn has_placement(&self, stones: u8) -> bool {
+        Sector::all(stones).into_iter().all(|s| self.has_sector(s))
+    }
+
+    /// The stored value of `pos`: a moving-phase value with its distance,
+    /// or a placement position's outcome from its sector's file, without
+    /// distance (`Value::win(1)`, `Value::DRAW`, `Value::loss(0)`).
+    pub fn value(&self, pos: &Position) -> Result<Value, OutcomesError> {
+        let Some(sector) = Sector::of(pos) else {
+            return self.moving.value(pos);
+        };
+        let table = {
+            let mut open = self.sectors.lock().unwrap_or_else(|e| e.into_inner());
+            match open.get(&sector) {
+                Some(t) => t.clone(),
+                None => {
+                    let t = files::directory::<B, I>(&self.moving.dir, self.moving.rules)
+                        .open(TableId::Placement(sector))
+                        .map_err(FilesError::from)?;
+                    let t = Arc::new(t);
+                    open.insert(sector, t.clone());
+                    t
+                }
+            }
+        };
+        Ok(table.get(I::slot::<B>(pos.us(), pos.them()))?)
+    }
+}
+
+/// Moving-phase values with distances, placement outcomes where their
+/// sector's file is there.
+impl<B: Board, I: Indexing> Values<B> for TableFiles<B, I> {
+    fn value(&self, pos: &Position) -> Option<Value> {
+        TableFiles::value(self, pos).ok()
+    }
+
+    fn has_distance(&self, pos: &Position) -> bool {
+        !pos.placing()
+    }
+}
+
+/// A large family board (Morabaraba) from its table files: moving-phase
+/// values with distances ([`TableFiles`]); a placement position from its
+/// sector's file when `generate --placement` wrote it (and its moves' from
+/// their sectors'), else by the placement search over the moving-phase
+/// outcomes held two bits a slot (win/draw/loss, no distance), loaded on
+/// the first search. Thread-safe; each placement search is a search of its
 /// own (its transposition table sized by the plies of placement left).
 pub struct SearchedTables<B: Board, I: Indexing> {
-    files: MovingFiles<B, I>,
-    outcomes: MovingOutcomes<B, I>,
+    files: TableFiles<B, I>,
+    dir: PathBuf,
+    /// The files' rule set (the variant's own stones a side).
+    files_rules: RuleSet,
+    /// The game's: its stones a side.
+    rules: RuleSet,
+    outcomes: Mutex<Option<Arc<MovingOutcomes<B, I>>>>,
 }
 
 impl<B: Board, I: Indexing> SearchedTables<B, I> {
     /// The `stones`-stone game over the tables of `dir` written under
-    /// `rules` (the variant's own stones a side): the subspaces with
-    /// 3..=`stones` stones a side are loaded as outcomes.
+    /// `rules` (the variant's own stones a side). Unless every placement
+    /// sector of the game is stored, the subspaces with 3..=`stones` stones
+    /// a side are loaded as outcomes for the search (once every sector is
+    /// stored, only when a search is asked for).
     pub fn open(
         dir: &Path,
         rules: RuleSet,
         stones: u8,
     ) -> Result<SearchedTables<B, I>, OutcomesError> {
-        Ok(SearchedTables {
-            files: MovingFiles::new(dir, rules),
-            outcomes: MovingOutcomes::load(dir, rules, stones, |_| {})?,
-        })
+        let tables = SearchedTables {
+            files: TableFiles::new(dir, rules),
+            dir: dir.to_owned(),
+            files_rules: rules,
+            rules: RuleSet { stones, ..rules },
+            outcomes: Mutex::new(None),
+        };
+        if !tables.files.has_placement(stones) {
+            tables.outcomes()?;
+        }
+        Ok(tables)
     }
 
     /// The rule set of the game (its stones a side included).
     pub fn rules(&self) -> RuleSet {
-        self.outcomes.rules()
+        self.rules
     }
 
-    /// The search for `pos`, sized by its plies of placement left.
-    fn search(
-        &self,
+    /// The table files.
+    pub fn files(&self) -> &TableFiles<B, I> {
+        &self.files
+    }
+
+    /// The moving-phase outcomes the search reads, loaded on first need.
+    fn outcomes(&self) -> Result<Arc<MovingOutcomes<B, I>>, OutcomesError> {
+        let mut held = self.outcomes.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(o) = held.as_ref() {
+            return Ok(o.clone());
+        }
+        let o = Arc::new(MovingOutcomes::load(
+            &self.dir,
+            self.files_rules,
+            self.rules.stones,
+            |_| {},
+        )?);
+        *held = Some(o.clone());
+        Ok(o)
+    }
+
+    /// The search for `pos` over `outcomes`, sized by its plies of
+    /// placement left.
+    fn search<'o>(
+        outcomes: &'o MovingOutcomes<B, I>,
         pos: &Position,
         options: SearchOptions,
-    ) -> Result<PlacementSearch<'_, MovingOutcomes<B, I>>, AnalysisError> {
-        PlacementSearch::with_table_mib(&self.outcomes, table_mib(pos, options.hash_mib))
+    ) -> Result<PlacementSearch<'o, MovingOutcomes<B, I>>, AnalysisError> {
+        PlacementSearch::with_table_mib(outcomes, table_mib(pos, options.hash_mib))
             .with_threads(options.threads.max(1))
             .map_err(AnalysisError::Threads)
     }
 
-    /// The [`Analysis`] of `pos`: from the tables in the moving phase, by
-    /// the placement search before it (outcomes only, `source` `search`).
+    /// The analysis of a placement position from the stored sectors, `None`
+    /// when its sector's file or one of its moves' is missing.
+    fn stored(&self, pos: &Position) -> Option<Analysis<B>> {
+        let sector = Sector::of(pos)?;
+        if !self.files.has_sector(sector) {
+            return None;
+        }
+        analyse(&self.files, self.rules, pos).ok()
+    }
+
+    /// The [`Analysis`] of `pos`: from the tables in the moving phase and
+    /// where the placement sectors are stored (`source` `tables`), else by
+    /// the placement search (outcomes only, `source` `search`).
     pub fn analyse(
         &self,
         pos: &Position,
@@ -259,12 +384,16 @@ impl<B: Board, I: Indexing> SearchedTables<B, I> {
         let rules = self.rules();
         pos.validate::<B>(rules)?;
         if !pos.placing() {
-            return self.files.analyse(rules, pos);
+            return self.files.moving.analyse(rules, pos);
         }
         if let Some(over) = finished::<B>(pos, rules) {
             return Ok(over);
         }
-        let moves = self.search(pos, options)?.move_values(pos)?;
+        if let Some(a) = self.stored(pos) {
+            return Ok(a);
+        }
+        let outcomes = self.outcomes()?;
+        let moves = Self::search(&outcomes, pos, options)?.move_values(pos)?;
         let value = moves.first().map_or(Outcome::Loss, |m| m.1);
         let moves = moves
             .into_iter()
@@ -278,9 +407,9 @@ impl<B: Board, I: Indexing> SearchedTables<B, I> {
         ))
     }
 
-    /// The perfect player's move (faster than [`SearchedTables::analyse`]
-    /// in placement: one best move, not every move's value); `None` when
-    /// the game is over.
+    /// The perfect player's move (in placement without stored sectors,
+    /// faster than [`SearchedTables::analyse`]: one best move, not every
+    /// move's value); `None` when the game is over.
     pub fn best(
         &self,
         pos: &Position,
@@ -291,7 +420,11 @@ impl<B: Board, I: Indexing> SearchedTables<B, I> {
         if !pos.placing() || ending::<B>(pos, rules).is_some() {
             return Ok(self.analyse(pos, options)?.best());
         }
-        let best = self.search(pos, options)?.best_move(pos)?;
+        if let Some(a) = self.stored(pos) {
+            return Ok(a.best());
+        }
+        let outcomes = self.outcomes()?;
+        let best = Self::search(&outcomes, pos, options)?.best_move(pos)?;
         Ok(best.map(|(mv, value)| MoveValue {
             mv,
             value,
