@@ -6,6 +6,7 @@
 //! `mora_*.sec2` files slot by slot).
 
 use super::morabaraba::{RuleArgs, TableArgs};
+use super::nine_malom::report;
 use super::progress::Progress;
 use super::six::print_analysis;
 use super::CliError;
@@ -296,32 +297,5 @@ pub fn malom_compare(malom_dir: &Path, args: &RuleArgs) -> CliResult {
             "unused_mismatch": c.unused_mismatch, "examples": c.examples,
         }));
     }
-    if args.json {
-        print_json(&json!({
-            "sectors": rows, "positions": totals[0], "agree": totals[1],
-            "disagree": totals[2], "unused_mismatch": totals[3], "missing": missing,
-        }))?;
-    } else {
-        println!(
-            "all: {} positions compared, {} agree, {} disagree; {} sectors without our table",
-            totals[0],
-            totals[1],
-            totals[2],
-            missing.len()
-        );
-    }
-    if totals[2] + totals[3] > 0 {
-        return Err(CliError::Failed(format!(
-            "{} positions disagree with Malom, {} unused-slot mismatches",
-            totals[2], totals[3]
-        )));
-    }
-    if totals[0] == 0 {
-        return Err(CliError::from(format!(
-            "none of Malom's sectors has a table in {} (first missing: {})",
-            args.dir.display(),
-            missing.first().map_or("", String::as_str)
-        )));
-    }
-    Ok(())
+    report(rows, totals, missing, &args.dir, args.json)
 }

@@ -100,7 +100,21 @@ pub fn malom_compare(args: MalomArgs) -> CliResult {
             "unused_mismatch": c.unused_mismatch, "examples": c.examples,
         }));
     }
-    if args.json {
+    report(rows, totals, missing, &args.dir, args.json)
+}
+
+/// The end of every `malom-compare`: the totals (`[positions, agree,
+/// disagree, unused-slot mismatches]`) as JSON (with each sector's `rows`)
+/// or one line, and the failure when a position disagrees or nothing was
+/// compared (`dir`: our tables, `missing`: Malom's sectors we lack).
+pub fn report(
+    rows: Vec<serde_json::Value>,
+    totals: [u64; 4],
+    missing: Vec<String>,
+    dir: &std::path::Path,
+    as_json: bool,
+) -> CliResult {
+    if as_json {
         print_json(&json!({
             "sectors": rows, "positions": totals[0], "agree": totals[1],
             "disagree": totals[2], "unused_mismatch": totals[3], "missing": missing,
@@ -123,7 +137,7 @@ pub fn malom_compare(args: MalomArgs) -> CliResult {
     if totals[0] == 0 {
         return Err(CliError::from(format!(
             "none of Malom's sectors has a table in {} (first missing: {})",
-            args.dir.display(),
+            dir.display(),
             missing.first().map_or("", String::as_str)
         )));
     }
