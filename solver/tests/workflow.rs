@@ -148,6 +148,8 @@ fn nine_jobs_equal_generate() {
 #[test]
 fn morabaraba_jobs_equal_generate() {
     jobs_equal_generate("morabaraba", &["--max-stones", "4"]);
+    // The whole 4-stone game: its placement sectors read sectors and pairs.
+    jobs_equal_generate("morabaraba", &["--max-stones", "4", "--placement"]);
 }
 
 #[test]

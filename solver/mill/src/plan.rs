@@ -72,6 +72,10 @@ const NINE_PLACEMENT_CPU: f64 = 0.33e-6;
 /// with 18..24 stones, 3,610,527,024 slots (docs/results.md).
 const MORABARABA_CPU: f64 = 0.82e-6;
 
+/// CPU seconds a slot of a Morabaraba placement sector costs: 78.6 s for
+/// the 6-stone game's 118 sectors, 284,391,930 slots (docs/results.md).
+const MORABARABA_PLACEMENT_CPU: f64 = 0.28e-6;
+
 /// CPU seconds a slot of a reduced Lasker game costs: 0.80 µs with 4 and
 /// 5 stones a side, 2.8 µs with 3 (every side flies) (docs/results.md).
 fn lasker_cpu(stones: u8) -> f64 {
@@ -162,19 +166,9 @@ pub fn nine(
     if placement {
         for sector in Sector::all(stones) {
             let slots = index::size(sector.subspace());
-            let mut reads = vec![sector.after(false)];
-            if sector.them > 0 && !sector.removal_wins() {
-                reads.push(sector.after(true));
-            }
+            let reads = sector_reads(sector);
             let read_slots: u64 = reads.iter().map(|&id| index::size(subspace(id))).sum();
-            let mut inputs: Vec<String> = reads
-                .iter()
-                .map(|&id| match id {
-                    TableId::Moving(sub) => pair_key(sub, true),
-                    TableId::Placement(s) => s.to_string(),
-                })
-                .collect();
-            inputs.dedup();
+            let inputs = read_keys(&reads, true);
             jobs.push(Job {
                 id: Unit::Sector(sector),
                 key: sector.to_string(),
@@ -252,10 +246,11 @@ pub fn small_board<B: Board>(rules: RuleSet) -> Plan<Unit> {
     }
 }
 
-/// Morabaraba's moving phase under `rules`, every pair with 3..=`max`
+/// Morabaraba under `rules`: every moving-phase pair with 3..=`max`
 /// stones a side (as `solver morabaraba generate --max-stones N`), over
-/// the symmetry-reduced index.
-pub fn morabaraba(rules: RuleSet, max: u8) -> Plan<Unit> {
+/// the symmetry-reduced index, then, with `placement`, every placement
+/// sector of the `max`-stone game (as `generate --placement`).
+pub fn morabaraba(rules: RuleSet, max: u8, placement: bool) -> Plan<Unit> {
     let set = FamilyTables::<Morabaraba, Symmetric>::new(rules);
     let size = symmetric::size::<Morabaraba>;
     let mut jobs = Vec::new();
@@ -282,18 +277,64 @@ pub fn morabaraba(rules: RuleSet, max: u8) -> Plan<Unit> {
             cpu_seconds: slots as f64 * MORABARABA_CPU,
         });
     }
+    if placement {
+        for sector in Sector::all(max) {
+            let slots = size(sector.subspace());
+            let reads = sector_reads(sector);
+            let read_slots: u64 = reads.iter().map(|&id| size(subspace(id))).sum();
+            jobs.push(Job {
+                id: Unit::Sector(sector),
+                key: sector.to_string(),
+                inputs: read_keys(&reads, false),
+                outputs: vec![set.file_name(TableId::Placement(sector))],
+                slots,
+                memory: BASE_BYTES + SYMMETRIC_INDEX_BYTES + slots + slots / 4 + read_slots / 4,
+                cpu_seconds: slots as f64 * MORABARABA_PLACEMENT_CPU,
+            });
+        }
+    }
+    let what = if placement {
+        "; a sector W-B-WF-BF is Malom's numbering"
+    } else {
+        "; the placement phase is searched, not stored (add --placement for its sectors)"
+    };
     Plan {
         command: "solver morabaraba generate --only KEY".into(),
         jobs,
         notes: vec![
-            "a pair W-B (W ≥ B) writes the subspaces W-B and B-W; the placement phase is searched, not stored".into(),
+            format!("a pair W-B (W ≥ B) writes the subspaces W-B and B-W{what}"),
             format!(
-                "estimates: {} µs of CPU a slot; memory {PAIR_BYTES_PER_SLOT} bytes a slot of the pair plus a quarter byte a slot of its exits, plus {} MiB",
+                "estimates: {} µs of CPU a slot of a pair, {} µs a slot of a sector; memory {PAIR_BYTES_PER_SLOT} bytes a slot of the pair plus a quarter byte a slot of its exits, 1.25 bytes a slot of a sector plus a quarter byte a slot of its successors, plus {} MiB",
                 MORABARABA_CPU * 1e6,
+                MORABARABA_PLACEMENT_CPU * 1e6,
                 (BASE_BYTES + SYMMETRIC_INDEX_BYTES) >> 20
             ),
         ],
     }
+}
+
+/// The tables a placement sector reads: where its placements lead without
+/// a removal and, unless no lookup is made there, after one.
+fn sector_reads(sector: Sector) -> Vec<TableId> {
+    let mut reads = vec![sector.after(false)];
+    if sector.them > 0 && !sector.removal_wins() {
+        reads.push(sector.after(true));
+    }
+    reads
+}
+
+/// The job keys of the tables `reads` (`nine_first_smaller` as in
+/// [`pair_key`]).
+fn read_keys(reads: &[TableId], nine_first_smaller: bool) -> Vec<String> {
+    let mut keys: Vec<String> = reads
+        .iter()
+        .map(|&id| match id {
+            TableId::Moving(sub) => pair_key(sub, nine_first_smaller),
+            TableId::Placement(s) => s.to_string(),
+        })
+        .collect();
+    keys.dedup();
+    keys
 }
 
 /// A reduced Lasker game under `rules` (`rules.stones` a side): one job,
@@ -352,11 +393,21 @@ mod tests {
 
     #[test]
     fn family_plans_run_in_order() {
-        let plan = morabaraba(RuleSet::new(12, true), 6);
+        let plan = morabaraba(RuleSet::new(12, true), 6, false);
         plan.check().unwrap();
         assert_eq!(plan.jobs.len(), 10);
         assert_eq!(plan.jobs[0].key, "3-3");
         assert_eq!(plan.jobs[1].inputs, vec!["3-3".to_string()]);
+        // The 6-stone game's 118 placement sectors after its 10 pairs
+        // (docs/results.md), each reading only jobs listed before it.
+        let whole = morabaraba(RuleSet::new(12, true), 6, true);
+        whole.check().unwrap();
+        assert_eq!(whole.jobs.len(), 10 + 118);
+        // The full game: 55 pairs, 1,125 sectors (docs/results.md).
+        assert_eq!(
+            morabaraba(RuleSet::new(12, true), 12, true).jobs.len(),
+            55 + 1125
+        );
         let six = small_board::<crate::board::Six>(RuleSet::new(6, true));
         six.check().unwrap();
         let l = lasker(RuleSet::lasker(3));

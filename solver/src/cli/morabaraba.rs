@@ -106,10 +106,17 @@ pub enum Command {
         #[command(flatten)]
         only: super::plan::OnlyArgs,
     },
-    /// The table graph of `generate`: one job per pair, its inputs, files,
+    /// The table graph of `generate`: one job per pair (with
+    /// `--placement`, per placement sector too), its inputs, files,
     /// estimated memory and CPU (`--json` for the Snakemake workflow, which
     /// runs each job as `generate --only KEY`).
-    Plan(TableArgs),
+    Plan {
+        #[command(flatten)]
+        tables: TableArgs,
+        /// Also every placement sector of the N-stone game.
+        #[arg(long)]
+        placement: bool,
+    },
     /// Per-subspace counts (positions, wins, draws, losses, longest win,
     /// bytes) of a directory; with `--placement`, per placement sector too.
     Stats {
@@ -184,17 +191,10 @@ pub fn run(args: Args) -> CliResult {
             tables,
             threads,
             quiet,
+            placement,
             only: super::plan::OnlyArgs { only: Some(key) },
-            ..
-        } => pool(threads)?.install(|| {
-            super::morabaraba_plan::generate_only(
-                &tables.files.dir,
-                tables.rules(),
-                tables.max_stones,
-                &key,
-                quiet,
-            )
-        }),
+        } => pool(threads)?
+            .install(|| super::morabaraba_plan::generate_only(&tables, placement, &key, quiet)),
         Command::Generate {
             tables,
             placement,
@@ -208,7 +208,7 @@ pub fn run(args: Args) -> CliResult {
             }
             Ok(())
         }),
-        Command::Plan(t) => super::morabaraba_plan::plan(&t.files, t.rules(), t.max_stones),
+        Command::Plan { tables, placement } => super::morabaraba_plan::plan(&tables, placement),
         Command::Stats { tables, placement } => {
             if placement {
                 super::morabaraba_placement::stats(&tables)

@@ -1,18 +1,19 @@
 //! `solver morabaraba plan` and `generate --only KEY`: Morabaraba's
-//! moving-phase pairs as the jobs of a workflow ([`mill::plan::morabaraba`]).
+//! moving-phase pairs and placement sectors as the jobs of a workflow
+//! ([`mill::plan::morabaraba`]).
 
-use super::morabaraba::RuleArgs;
+use super::morabaraba::TableArgs;
 use super::progress::Progress;
 use super::CliResult;
 use mill::board::Morabaraba;
-use mill::family::moving_tables;
+use mill::family::{moving_tables, placement_files};
 use mill::plan::Unit;
-use mill::variant::{FullBoard, RuleSet};
-use std::path::Path;
+use mill::variant::FullBoard;
 
 /// `solver morabaraba plan`.
-pub fn plan(files: &RuleArgs, rules: RuleSet, max: u8) -> CliResult {
-    let plan = mill::plan::morabaraba(rules, max);
+pub fn plan(tables: &TableArgs, placement: bool) -> CliResult {
+    let rules = tables.rules();
+    let plan = mill::plan::morabaraba(rules, tables.max_stones, placement);
     let mut options = Vec::new();
     if !rules.flying {
         options.push("--no-flying".to_string());
@@ -20,21 +21,31 @@ pub fn plan(files: &RuleArgs, rules: RuleSet, max: u8) -> CliResult {
     if rules.full_board == FullBoard::BlockedLoses {
         options.push("--blocked-loses".into());
     }
-    if max != 12 {
-        options.push(format!("--max-stones {max}"));
+    if tables.max_stones != 12 {
+        options.push(format!("--max-stones {}", tables.max_stones));
     }
-    super::plan::print("morabaraba", &options.join(" "), &plan, files.json)
+    if placement {
+        options.push("--placement".into());
+    }
+    super::plan::print("morabaraba", &options.join(" "), &plan, tables.files.json)
 }
 
-/// `solver morabaraba generate --only KEY`: one pair, its exits on disk.
-pub fn generate_only(dir: &Path, rules: RuleSet, max: u8, key: &str, quiet: bool) -> CliResult {
-    let plan = mill::plan::morabaraba(rules, max);
+/// `solver morabaraba generate --only KEY`: one pair or placement sector,
+/// the tables it reads on disk.
+pub fn generate_only(tables: &TableArgs, placement: bool, key: &str, quiet: bool) -> CliResult {
+    let (dir, rules) = (&tables.files.dir, tables.rules());
+    let plan = mill::plan::morabaraba(rules, tables.max_stones, placement);
     let job = super::plan::ready(&plan, key, dir)?;
-    let Unit::Pair(pair) = job.id else {
-        unreachable!("Morabaraba's plan has only pairs")
-    };
     let progress = Progress::new(quiet, job.slots, "slots");
-    let result = moving_tables::generate_pair::<Morabaraba>(dir, rules, pair, &progress);
+    let result = match job.id {
+        Unit::Pair(pair) => {
+            moving_tables::generate_pair::<Morabaraba>(dir, rules, pair, &progress).map(drop)
+        }
+        Unit::Sector(sector) => {
+            placement_files::generate_sector::<Morabaraba>(dir, rules, sector, &progress).map(drop)
+        }
+        Unit::Whole => unreachable!("Morabaraba's plan has pairs and sectors"),
+    };
     progress.done();
     result?;
     Ok(())

@@ -321,25 +321,12 @@ pub fn verify<B: Board>(
         let exit_at = exit_at
             .as_ref()
             .map(|f| f as &(dyn Fn(u64) -> Value + Sync));
-        let n = values.len() as u64;
-        let step = match sample {
-            Some(k) if k > 0 && k < n => n / k,
-            _ => 1,
-        };
-        let (checked, mismatches) = (0..n.div_ceil(step))
-            .into_par_iter()
-            .map(|i| {
-                let slot = i * step;
-                match symmetric::position::<B>(sub, slot) {
-                    None => (0, 0),
-                    Some((us, them)) => {
-                        let exit = exit_at.map(|f| f as &dyn Fn(u64) -> Value);
-                        let v = recompute::<B, Symmetric>(rules, us, them, &partner_at, exit);
-                        (1, u64::from(v != values[slot as usize]))
-                    }
-                }
-            })
-            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+        let (checked, mismatches) =
+            recount::<B>(sub, values.len() as u64, sample, |us, them, slot| {
+                let exit = exit_at.map(|f| f as &dyn Fn(u64) -> Value);
+                recompute::<B, Symmetric>(rules, us, them, &partner_at, exit)
+                    != values[slot as usize]
+            });
         let r = VerifyReport {
             sub,
             checked,
@@ -349,6 +336,33 @@ pub fn verify<B: Board>(
         out.push(r);
     }
     Ok(out)
+}
+
+/// Recount a stored table of subspace `sub` (`n` slots): every slot, or
+/// with `sample` that many evenly spread ones, decoded and handed to
+/// `differs(us, them, slot)`, which recomputes its value and says whether
+/// the stored one differs. Returns the positions checked and the
+/// mismatches (the verify loop of moving subspaces and placement sectors).
+pub(crate) fn recount<B: Board>(
+    sub: Subspace,
+    n: u64,
+    sample: Option<u64>,
+    differs: impl Fn(crate::geometry::Bits, crate::geometry::Bits, u64) -> bool + Sync,
+) -> (u64, u64) {
+    let step = match sample {
+        Some(k) if k > 0 && k < n => n / k,
+        _ => 1,
+    };
+    (0..n.div_ceil(step))
+        .into_par_iter()
+        .map(|i| {
+            let slot = i * step;
+            match symmetric::position::<B>(sub, slot) {
+                None => (0, 0),
+                Some((us, them)) => (1, u64::from(differs(us, them, slot))),
+            }
+        })
+        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
 }
 
 /// The stored value of the moving-phase position `(us, them)` (side to

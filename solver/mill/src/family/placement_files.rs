@@ -19,14 +19,13 @@
 //! table 12-12's.
 
 use super::files::{self, FilesError};
-use super::moving_tables::TablesError;
+use super::moving_tables::{recount, TablesError};
 use super::symmetric::{self, Symmetric};
 use crate::board::Board;
 use crate::geometry::Bits;
 use crate::placement_pass;
 use crate::sector::{recompute, Sector, TableId};
 use crate::variant::RuleSet;
-use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -168,7 +167,6 @@ pub fn generate<B: Board>(
 ) -> Result<Vec<SectorReport>, TablesError> {
     check_stones::<B>(stones)?;
     symmetric::warm_up::<B>();
-    let set = files::directory::<B, Symmetric>(dir, rules);
     let all = sectors(stones);
     let mut succ = Successors {
         dir,
@@ -177,40 +175,65 @@ pub fn generate<B: Board>(
     };
     let mut out = Vec::new();
     for (i, &sector) in all.iter().enumerate() {
-        let id = TableId::Placement(sector);
-        if set.exists(id) {
-            let table = set.open(id).map_err(FilesError::from)?;
-            table.verify()?;
-            let r = report_from(sector, &table);
-            report(&r);
-            out.push(r);
-            continue;
-        }
         succ.retain(&all[i..]);
-        let (plain, removal) = succ.of::<B>(sector)?;
-        let started = Instant::now();
-        let size = slots::<B>(sector);
-        observer.start(&sector.to_string(), size);
-        let packed = placement_pass::solve::<B, Symmetric, _, _>(
-            sector,
-            &*plain,
-            removal.as_deref(),
-            observer,
-        );
-        observer.finish();
-        let positions = symmetric::positions::<B>(sector.subspace());
-        let header = summarize_outcomes(&packed, size, positions);
-        let bytes = set
-            .write_outcomes(id, &header, &packed, ZSTD_LEVEL)
-            .map_err(FilesError::from)?;
-        let mut r = report_from(sector, &set.open(id).map_err(FilesError::from)?);
-        r.bytes = bytes;
-        r.seconds = started.elapsed().as_secs_f64();
-        r.resumed = false;
+        let r = solve_sector::<B>(&mut succ, sector, observer)?;
         report(&r);
         out.push(r);
     }
     Ok(out)
+}
+
+/// Solve one placement sector into `dir` (as [`generate`] does in its
+/// turn), the tables it reads on disk: the job `W-B-WF-BF` of the
+/// workflow ([`crate::plan::morabaraba`]). A sound file already there is
+/// checked and reported, not solved again.
+pub fn generate_sector<B: Board>(
+    dir: &Path,
+    rules: RuleSet,
+    sector: Sector,
+    observer: &dyn Observer,
+) -> Result<SectorReport, TablesError> {
+    check_stones::<B>((sector.us + sector.us_hand).max(sector.them + sector.them_hand))?;
+    symmetric::warm_up::<B>();
+    let mut succ = Successors {
+        dir,
+        rules,
+        held: HashMap::new(),
+    };
+    solve_sector::<B>(&mut succ, sector, observer)
+}
+
+/// Solve `sector` from the tables `succ` reads and write its file, or
+/// check the file already there.
+fn solve_sector<B: Board>(
+    succ: &mut Successors<'_>,
+    sector: Sector,
+    observer: &dyn Observer,
+) -> Result<SectorReport, TablesError> {
+    let set = files::directory::<B, Symmetric>(succ.dir, succ.rules);
+    let id = TableId::Placement(sector);
+    if set.exists(id) {
+        let table = set.open(id).map_err(FilesError::from)?;
+        table.verify()?;
+        return Ok(report_from(sector, &table));
+    }
+    let (plain, removal) = succ.of::<B>(sector)?;
+    let started = Instant::now();
+    let size = slots::<B>(sector);
+    observer.start(&sector.to_string(), size);
+    let packed =
+        placement_pass::solve::<B, Symmetric, _, _>(sector, &*plain, removal.as_deref(), observer);
+    observer.finish();
+    let positions = symmetric::positions::<B>(sector.subspace());
+    let header = summarize_outcomes(&packed, size, positions);
+    let bytes = set
+        .write_outcomes(id, &header, &packed, ZSTD_LEVEL)
+        .map_err(FilesError::from)?;
+    let mut r = report_from(sector, &set.open(id).map_err(FilesError::from)?);
+    r.bytes = bytes;
+    r.seconds = started.elapsed().as_secs_f64();
+    r.resumed = false;
+    Ok(r)
 }
 
 /// The figures of every sector of the `stones`-stone game in `dir` (from
@@ -269,25 +292,16 @@ pub fn verify<B: Board>(
                 .and_then(|r| r.get(slot))
                 .unwrap_or(Outcome::Draw)
         };
-        let sub = sector.subspace();
-        let n = own.len();
-        let step = match sample {
-            Some(k) if k > 0 && k < n => n / k,
-            _ => 1,
-        };
-        let (checked, mismatches) = (0..n.div_ceil(step))
-            .into_par_iter()
-            .map(|i| {
-                let slot = i * step;
-                match symmetric::position::<B>(sub, slot) {
-                    None => (0, 0),
-                    Some((us, them)) => {
-                        let v = recompute::<B, Symmetric>(sector, us, them, &plain_fn, &removal_fn);
-                        (1, u64::from(Some(v) != own.get(slot)))
-                    }
-                }
-            })
-            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+        let (checked, mismatches) =
+            recount::<B>(sector.subspace(), own.len(), sample, |us, them, slot| {
+                Some(recompute::<B, Symmetric>(
+                    sector,
+                    us,
+                    them,
+                    &plain_fn,
+                    &removal_fn,
+                )) != own.get(slot)
+            });
         let r = VerifyReport {
             sector,
             checked,
