@@ -105,29 +105,29 @@ fn sample_against_search(dir: &Path, stones: u8, count: u64, seed: u64) -> [u64;
     met
 }
 
+/// `solver morabaraba VERB… --placement --stones 4 --dir DIR --json`,
+/// which must succeed: its two documents, the moving phase's and the
+/// placement phase's.
+fn four_stone_placement(verb: &[&str], dir: &str) -> [serde_json::Value; 2] {
+    let mut args = vec!["morabaraba"];
+    args.extend(verb);
+    args.extend(["--placement", "--stones", "4", "--dir", dir, "--json"]);
+    let (out, ok) = run_cli(&args);
+    assert!(ok, "{out}");
+    let mut docs = serde_json::Deserializer::from_str(&out).into_iter::<serde_json::Value>();
+    let mut next = || docs.next().unwrap().unwrap();
+    [next(), next()]
+}
+
 /// The whole 4-stone game stored by one command, then checked every way.
 #[test]
 fn four_stone_game_stored_whole() {
     let dir = temp_dir("four");
     let d = dir.to_str().unwrap();
     let rules = RuleSet::new(12, true);
-    let (out, ok) = run_cli(&[
-        "morabaraba",
-        "generate",
-        "--placement",
-        "--stones",
-        "4",
-        "--dir",
-        d,
-        "--quiet",
-        "--json",
-    ]);
-    assert!(ok, "{out}");
     // The moving phase's summary, then the placement phase's.
-    let mut docs = serde_json::Deserializer::from_str(&out).into_iter::<serde_json::Value>();
-    let moving = docs.next().unwrap().unwrap();
+    let [moving, placement] = four_stone_placement(&["generate", "--quiet"], d);
     assert_eq!(moving["subspaces"].as_array().unwrap().len(), 4);
-    let placement = docs.next().unwrap().unwrap();
     let sectors = Sector::all(4);
     assert_eq!(
         placement["sectors"].as_array().unwrap().len(),
@@ -164,20 +164,7 @@ fn four_stone_game_stored_whole() {
     }
 
     // verify recomputes every sector from its successors.
-    let (out, ok) = run_cli(&[
-        "morabaraba",
-        "verify",
-        "--placement",
-        "--stones",
-        "4",
-        "--dir",
-        d,
-        "--json",
-    ]);
-    assert!(ok, "{out}");
-    let mut docs = serde_json::Deserializer::from_str(&out).into_iter::<serde_json::Value>();
-    let _moving = docs.next().unwrap().unwrap();
-    let v = docs.next().unwrap().unwrap();
+    let [_moving, v] = four_stone_placement(&["verify"], d);
     assert_eq!(v["checked"].as_u64().unwrap(), positions);
     assert_eq!(v["mismatches"], 0);
 
@@ -198,21 +185,7 @@ fn four_stone_game_stored_whole() {
             .with_extension("tb.tmp"),
     )
     .unwrap();
-    let (out, ok) = run_cli(&[
-        "morabaraba",
-        "generate",
-        "--placement",
-        "--stones",
-        "4",
-        "--dir",
-        d,
-        "--quiet",
-        "--json",
-    ]);
-    assert!(ok, "{out}");
-    let mut docs = serde_json::Deserializer::from_str(&out).into_iter::<serde_json::Value>();
-    let _moving = docs.next().unwrap().unwrap();
-    let v = docs.next().unwrap().unwrap();
+    let [_moving, v] = four_stone_placement(&["generate", "--quiet"], d);
     let expected: u64 = cut
         .iter()
         .map(|&s| placement_files::slots::<Morabaraba>(s))
