@@ -1017,6 +1017,7 @@ fn the_whole_three_stone_game_from_the_command_line() {
         r.stdout,
         format!("{tables} tables verified, 0 mismatches\n")
     );
+    planted_values_are_found(&dir);
     // The empty board from the tables, every opening move with its value;
     // the search agrees.
     let empty = "........................ w 3 3";
@@ -1068,4 +1069,63 @@ fn the_whole_three_stone_game_from_the_command_line() {
     std::fs::remove_file(first).unwrap();
     let q = json(&run(&["nine", "probe", "--dir", dir.arg(), empty, "--json"]).stdout);
     assert_eq!((&q["source"], &q["value"]), (&"search".into(), &p["value"]));
+}
+
+/// A file with one value changed (and sound otherwise: checksums and
+/// counts rewritten) fails `verify`, which names the slot; put back, it
+/// passes. Moving subspace 3-3 and one placement sector of the
+/// 3-stone game in `dir`.
+fn planted_values_are_found(dir: &TempDir) {
+    use mill::sector::{Sector, TableId};
+    use tablebase::format::{summarize, summarize_outcomes};
+    use tablebase::resident::Wdl;
+    let set = mill::database::directory(dir.path(), STD);
+    let mismatch_at = |args: &[&str], slot: u64| {
+        let mut all = vec!["nine", "verify", "--dir", dir.arg()];
+        all.extend_from_slice(args);
+        let r = run(&all);
+        assert!(!r.ok, "a planted value passed: {}", r.stdout);
+        assert!(
+            r.stderr.contains(&format!("slot {slot}:")),
+            "{args:?}: {}",
+            r.stderr
+        );
+    };
+    // 3-3: the first win made a draw.
+    let sub = Subspace::new(3, 3);
+    let id = TableId::Moving(sub);
+    let file = std::fs::read(set.path(id)).unwrap();
+    let mut values = Table::open(&set.path(id)).unwrap().values().unwrap();
+    let slot = values
+        .iter()
+        .position(|v| v.outcome() == Outcome::Win)
+        .unwrap();
+    values[slot] = Value::DRAW;
+    let header = summarize(&values, index::positions(sub));
+    set.write_values(id, &header, &values, 3).unwrap();
+    mismatch_at(&["--subspace", "3-3"], slot as u64);
+    std::fs::write(set.path(id), &file).unwrap();
+    // A sector: the first decided slot's outcome turned round.
+    let sector = Sector::new(2, 2, 1, 1);
+    let id = TableId::Placement(sector);
+    let file = std::fs::read(set.path(id)).unwrap();
+    let size = index::size(sector.subspace());
+    let table = Wdl::load(&Table::open(&set.path(id)).unwrap()).unwrap();
+    let slot = (0..size)
+        .find(|&s| table.get(s) == Some(Outcome::Win))
+        .unwrap();
+    let mut packed = vec![0u8; size.div_ceil(4) as usize];
+    for s in 0..size {
+        let o = match table.get(s).unwrap() {
+            Outcome::Win if s == slot => Outcome::Loss,
+            o => o,
+        };
+        packed[(s / 4) as usize] |= mill::placement_pass::code(o) << (2 * (s % 4));
+    }
+    let header = summarize_outcomes(&packed, size, index::positions(sector.subspace()));
+    set.write_outcomes(id, &header, &packed, 1).unwrap();
+    mismatch_at(&["--sector", "2-2-1-1"], slot);
+    std::fs::write(set.path(id), &file).unwrap();
+    let r = run(&["nine", "verify", "--dir", dir.arg(), "--quiet"]);
+    assert!(r.ok, "{}", r.stderr);
 }

@@ -27,7 +27,7 @@ use tablebase::reader::Table;
 use tablebase::resident::Wdl;
 use tablebase::retro::{solve, Observer, RetroError};
 use tablebase::set::{Directory, SetError, TableSet, ZSTD_LEVEL};
-use tablebase::Value;
+use tablebase::{Exit, Outcome, Value};
 
 /// Errors of the tablebase directory.
 #[derive(Debug, thiserror::Error)]
@@ -284,8 +284,21 @@ pub fn verify(
     let partner_fn = |slot: u64| partner[slot as usize];
     let exit_fn = |slot: u64| exit.as_ref().map_or(Value::DRAW, |e| e[slot as usize]);
     let exit_ref: Option<&(dyn Fn(u64) -> Value + Sync)> = exit.as_ref().map(|_| &exit_fn as _);
-    let salt = (sub.us as u64) << 40 ^ (sub.them as u64) << 48;
+    // The definition, independent of the generator's move bookkeeping:
+    // every move applied and its successor ranked from scratch.
+    let definition = |us, them| {
+        let exit = exit_ref.map(|f| f as _);
+        recompute::<Nine, NineIndex>(rules, us, them, &partner_fn, exit)
+    };
     let label = format!("verify {sub}");
+    if sample.is_none() {
+        let pair = MovingPair::<Nine, NineIndex, [Value]>::forward(rules, sub, exit.as_deref())
+            .map_err(|ExitMissing(s)| missing(&dir, rules, TableId::Moving(s)))?;
+        return Ok(sweep(
+            &pair, &own, &partner, definition, limit, &label, observer,
+        ));
+    }
+    let salt = (sub.us as u64) << 40 ^ (sub.them as u64) << 48;
     Ok(check_slots(
         sub,
         sample,
@@ -294,11 +307,124 @@ pub fn verify(
         &label,
         observer,
         |slot, us, them| {
-            let exit = exit_ref.map(|f| f as _);
-            let v = recompute::<Nine, NineIndex>(rules, us, them, &partner_fn, exit);
+            let v = definition(us, them);
             (v != own[slot as usize]).then(|| (own[slot as usize], v))
         },
     ))
+}
+
+/// One position in this many of a full [`verify`] is also recomputed by
+/// the definition ([`recompute`]), as a check of the sweep's own
+/// successors.
+const DEFINITION_EVERY: u64 = 64;
+
+/// The full check of part 0 of `pair`: every position, in slot order,
+/// expanded as the generator's counting pass expands it (successors
+/// stepped from one position to the next, their cache misses batched),
+/// its value recomputed from the successors' stored values in `partner`
+/// and its best exit, and compared with `own`. One position in
+/// [`DEFINITION_EVERY`] is recomputed by `definition` too, which must
+/// agree with both. Returns the positions checked and the first `limit`
+/// mismatches.
+fn sweep(
+    pair: &MovingPair<'_, Nine, NineIndex, [Value]>,
+    own: &[Value],
+    partner: &[Value],
+    definition: impl Fn(u32, u32) -> Value + Sync,
+    limit: usize,
+    label: &str,
+    observer: &dyn Observer,
+) -> (u64, Vec<Mismatch>) {
+    use rayon::prelude::*;
+    use tablebase::RetroGame;
+    let sub = pair.parts()[0];
+    let size = index::size(sub);
+    observer.start(label, size);
+    let chunk = 1u64 << 14;
+    let results: Vec<(u64, Vec<Mismatch>)> = (0..size.div_ceil(chunk))
+        .into_par_iter()
+        .map(|c| {
+            let range = c * chunk..((c + 1) * chunk).min(size);
+            let (mut checked, mut bad) = (0, Vec::new());
+            let mut check = |slot: u64, v: Value| {
+                checked += 1;
+                let mut recomputed = (v != own[slot as usize]).then_some(v);
+                if recomputed.is_none() && slot.is_multiple_of(DEFINITION_EVERY) {
+                    let (us, them) = index::position(sub, slot).expect("a visited slot");
+                    let d = definition(us, them);
+                    recomputed = (d != v).then_some(d);
+                }
+                if let Some(recomputed) = recomputed {
+                    if bad.len() < limit {
+                        bad.push(Mismatch {
+                            subspace: sub,
+                            slot,
+                            stored: own[slot as usize],
+                            recomputed,
+                        });
+                    }
+                }
+            };
+            // The successors' values miss the cache: a batch of positions'
+            // successors is gathered and asked for before the first is read.
+            const BATCH: usize = 16;
+            let mut batch: Vec<(u64, Exit, usize)> = Vec::with_capacity(BATCH);
+            let mut succs: Vec<u64> = Vec::with_capacity(BATCH * 64);
+            let mut flush = |batch: &mut Vec<(u64, Exit, usize)>, succs: &mut Vec<u64>| {
+                for &j in succs.iter() {
+                    tablebase::huge::prefetch(&partner[j as usize]);
+                }
+                let mut start = 0;
+                for &(slot, exit, end) in batch.iter() {
+                    let values = succs[start..end].iter().map(|&j| partner[j as usize]);
+                    check(slot, from_successors(exit, values));
+                    start = end;
+                }
+                batch.clear();
+                succs.clear();
+            };
+            pair.expand_each(0, range.clone(), &mut |slot, exit, succ| {
+                succs.extend_from_slice(succ);
+                batch.push((slot, exit, succs.len()));
+                if batch.len() == BATCH {
+                    flush(&mut batch, &mut succs);
+                }
+            });
+            flush(&mut batch, &mut succs);
+            observer.advance(range.end - range.start);
+            (checked, bad)
+        })
+        .collect();
+    observer.finish();
+    let checked = results.iter().map(|r| r.0).sum();
+    let mut bad: Vec<Mismatch> = results.into_iter().flat_map(|r| r.1).collect();
+    bad.truncate(limit);
+    (checked, bad)
+}
+
+/// A position's value from its best exit (a conversion: one ply) and the
+/// values of its successors inside the pair (one ply more than theirs, seen
+/// from the other side): the fastest win, else a draw, else the slowest
+/// loss — the rule [`recompute`] states move by move.
+fn from_successors(exit: Exit, successors: impl Iterator<Item = Value>) -> Value {
+    let mut best_win = (exit == Exit::Win).then_some(1u16);
+    let mut draw = exit == Exit::Draw;
+    let mut longest_loss = (exit == Exit::Loss).then_some(1u16);
+    for v in successors {
+        match (v.outcome(), v.distance()) {
+            (Outcome::Loss, Some(d)) => best_win = Some(best_win.map_or(d + 1, |b| b.min(d + 1))),
+            (Outcome::Win, Some(d)) => {
+                longest_loss = Some(longest_loss.map_or(d + 1, |b| b.max(d + 1)))
+            }
+            _ => draw = true,
+        }
+    }
+    match (best_win, draw, longest_loss) {
+        (Some(d), _, _) => Value::win(d),
+        (None, true, _) => Value::DRAW,
+        (None, false, Some(d)) => Value::loss(d),
+        (None, false, None) => Value::loss(0),
+    }
 }
 
 /// Check the slots of a table of index space `sub` in parallel: all of

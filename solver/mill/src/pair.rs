@@ -103,6 +103,29 @@ impl<'a, B: Board, I: Indexing, V: Outcomes + ?Sized> MovingPair<'a, B, I, V> {
         })
     }
 
+    /// The moves of subspace `sub` alone, for a forward sweep over its
+    /// positions ([`RetroGame::expand_each`] of part 0; its successors
+    /// index `sub`'s partner): `exit` holds the outcomes of the subspace its
+    /// removals lead into. Not a pair for the engine when `sub` is not
+    /// symmetric, since the partner's moves are missing.
+    pub fn forward(
+        rules: RuleSet,
+        sub: Subspace,
+        exit: Option<&'a V>,
+    ) -> Result<MovingPair<'a, B, I, V>, ExitMissing> {
+        let exits = match (sub.exit(), exit) {
+            (Some(e), None) => return Err(ExitMissing(e)),
+            (Some(_), exit) => vec![exit],
+            (None, _) => vec![None],
+        };
+        Ok(MovingPair {
+            rules,
+            parts: vec![sub],
+            exits,
+            board: PhantomData,
+        })
+    }
+
     /// The subspaces of the pair, in the order of the engine's parts.
     pub fn parts(&self) -> &[Subspace] {
         &self.parts

@@ -170,9 +170,57 @@ pub fn generate_sectors(
     Ok(())
 }
 
+/// One position in this many of a full [`verify`] is also recomputed by
+/// the definition ([`recompute`]), as a check of the pass itself.
+const DEFINITION_EVERY: u64 = 64;
+
+/// The slots where the stored outcomes `own` of a sector of subspace `sub`
+/// differ from `again` (the same sector solved again by the pass), and
+/// those of the slots checked by `definition` (one in
+/// [`DEFINITION_EVERY`]) where it differs: at most `limit`, by slot.
+fn compare(
+    sub: Subspace,
+    own: &Wdl,
+    again: &Wdl,
+    definition: impl Fn(u32, u32) -> Outcome + Sync,
+    limit: usize,
+) -> Vec<Mismatch> {
+    use rayon::prelude::*;
+    let size = index::size(sub);
+    let chunk = 1u64 << 16;
+    let mut bad: Vec<Mismatch> = (0..size.div_ceil(chunk))
+        .into_par_iter()
+        .flat_map_iter(|c| {
+            let range = c * chunk..((c + 1) * chunk).min(size);
+            let definition = &definition;
+            range.filter_map(move |slot| {
+                let stored_o = own.get(slot).unwrap_or(Outcome::Draw);
+                let mut recomputed = again.get(slot).filter(|&o| o != stored_o);
+                if recomputed.is_none() && slot.is_multiple_of(DEFINITION_EVERY) {
+                    if let Some((us, them)) = index::position(sub, slot) {
+                        recomputed = Some(definition(us, them)).filter(|&o| o != stored_o);
+                    }
+                }
+                recomputed.map(|r| Mismatch {
+                    subspace: sub,
+                    slot,
+                    stored: stored(stored_o),
+                    recomputed: stored(r),
+                })
+            })
+        })
+        .take_any(limit)
+        .collect();
+    bad.sort_by_key(|m| m.slot);
+    bad
+}
+
 /// Recompute the stored values of `sector` from its successors' stored
 /// values, all slots or `sample` random ones; returns the positions checked
-/// and the first mismatches (at most `limit`).
+/// and the first mismatches (at most `limit`). All slots: the sector is
+/// solved again by the generator's pass and compared slot by slot, one
+/// position in [`DEFINITION_EVERY`] recomputed by the definition too;
+/// sampled: each by the definition ([`recompute`]).
 pub fn verify(
     tables: &Tables,
     dir: &Path,
@@ -206,6 +254,21 @@ pub fn verify(
         (sector.us as u64) << 40 ^ (sector.them as u64) << 48 ^ (sector.us_hand as u64) << 56;
     let label = format!("verify {sector}");
     let sub = sector.subspace();
+    if sample.is_none() {
+        observer.start(&label, index::size(sub));
+        let again = placement_pass::solve::<Nine, NineIndex, _, _>(
+            sector,
+            &*plain,
+            removal.as_deref(),
+            observer,
+        );
+        observer.finish();
+        let again = Wdl::from_packed(index::size(sub), &again).expect("the pass's own size");
+        let definition =
+            |us, them| recompute::<Nine, NineIndex>(sector, us, them, &plain_fn, &removal_fn);
+        let bad = compare(sub, &own, &again, definition, limit);
+        return Ok((index::positions(sub), bad));
+    }
     Ok(check_slots(
         sub,
         sample,

@@ -166,10 +166,17 @@ pub struct VerifyArgs {
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(6..=18))]
     pub min_stones: u8,
     /// Only these moving-phase subspaces (side to move's stones first, as
-    /// `8-9`; repeat the option for more), and no placement sector: to
+    /// `8-9`; repeat the option for more), and no placement sector unless
+    /// `--sector` names some: to
     /// finish a cut-off verify or split one between machines.
     #[arg(long = "subspace", value_name = "W-B", value_parser = parse_subspace)]
     pub subspaces: Vec<Subspace>,
+    /// Only these placement sectors (Malom's `W-B-WF-BF`: the side to
+    /// move's stones on the board, the opponent's, then in hand; repeat the
+    /// option for more), and no moving subspace unless `--subspace` names
+    /// some.
+    #[arg(long = "sector", value_name = "W-B-WF-BF", value_parser = parse_sector)]
+    pub sectors: Vec<Sector>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -185,6 +192,26 @@ fn parse_subspace(text: &str) -> Result<Subspace, CliError> {
     );
     if (3..=9).contains(&w) && (3..=9).contains(&b) {
         Ok(Subspace::new(w, b))
+    } else {
+        Err(bad().into())
+    }
+}
+
+/// A placement sector of the standard game as `W-B-WF-BF`.
+fn parse_sector(text: &str) -> Result<Sector, CliError> {
+    let bad = || {
+        format!("`{text}` is not a placement sector of Nine Men's Morris (W-B-WF-BF, e.g. 5-5-2-2)")
+    };
+    let parts: Vec<u8> = text
+        .split('-')
+        .map(|p| p.trim().parse().map_err(|_| bad()))
+        .collect::<Result<_, _>>()?;
+    let [w, b, wf, bf] = parts[..] else {
+        return Err(bad().into());
+    };
+    let sector = Sector::new(w, b, wf, bf);
+    if Sector::all(9).contains(&sector) {
+        Ok(sector)
     } else {
         Err(bad().into())
     }
@@ -356,7 +383,8 @@ pub fn verify(args: VerifyArgs) -> CliResult {
         )));
     }
     let band = args.min_stones..=args.job.max_stones;
-    let listed = |s: &Subspace| args.subspaces.is_empty() || args.subspaces.contains(s);
+    let only = !args.subspaces.is_empty() || !args.sectors.is_empty();
+    let listed = |s: &Subspace| !only || args.subspaces.contains(s);
     let chosen: Vec<_> = tables
         .iter()
         .filter(|(s, _)| band.contains(&(s.us + s.them)) && listed(s))
@@ -367,10 +395,18 @@ pub fn verify(args: VerifyArgs) -> CliResult {
             dir.display()
         )));
     }
+    if let Some(missing) = args.sectors.iter().find(|s| !sectors.contains_key(s)) {
+        return Err(CliError::from(format!(
+            "sector {missing} is not in {}",
+            dir.display()
+        )));
+    }
     // Sectors by their stones in all, on the board and in hand.
     let chosen_sectors: Vec<Sector> = sectors
         .keys()
-        .filter(|s| band.contains(&(s.us + s.them + s.hands())) && args.subspaces.is_empty())
+        .filter(|s| {
+            band.contains(&(s.us + s.them + s.hands())) && (!only || args.sectors.contains(s))
+        })
         .copied()
         .collect();
     let per = |size: u64| args.sample.map_or(size, |n| n.min(size));
