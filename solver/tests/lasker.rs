@@ -28,13 +28,13 @@ use mill::family::lasker::files;
 use mill::family::lasker::sector::{sectors, LaskerSector};
 use mill::family::lasker::solve::LaskerSolution;
 use mill::family::lasker::tables;
-use rayon::prelude::*;
-use std::path::{Path, PathBuf};
 use mill::family::solve::Solution;
 use mill::position::{Color, Position};
 use mill::rules;
 use mill::variant::RuleSet;
+use rayon::prelude::*;
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use tablebase::retro::Silent;
 use tablebase::{Outcome, Value};
@@ -484,7 +484,10 @@ fn files_equal_dense(dense: &LaskerSolution<Nine>, dir: &Path) -> u64 {
     let rules = dense.rules;
     let mut compared = 0;
     for s in sectors::<Nine>(rules.stones) {
-        let reduced = files::open::<Nine>(dir, rules, s).unwrap().values().unwrap();
+        let reduced = files::open::<Nine>(dir, rules, s)
+            .unwrap()
+            .values()
+            .unwrap();
         let values = &dense.tables[&s];
         let bad = (0..values.len() as u64)
             .into_par_iter()

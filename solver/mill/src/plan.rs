@@ -75,12 +75,15 @@ const NINE_PLACEMENT_CPU: f64 = 0.33e-6;
 const MORABARABA_CPU: f64 = 0.82e-6;
 
 /// CPU seconds a slot of a Lasker pair costs over the symmetry-reduced
-/// index (docs/results.md): PLACEHOLDER.
+/// index (docs/results.md): 0.42 µs measured for the whole 4-stone game,
+/// at most 0.71 µs for the 6-stone game's pairs with empty hands on the
+/// loaded machine; 0.7 µs is asked for. With 3 stones every side flies:
+/// 2.8 µs, as measured over the dense index.
 fn lasker_cpu(stones: u8) -> f64 {
     if stones <= 3 {
         2.8e-6
     } else {
-        1.0e-6
+        0.7e-6
     }
 }
 

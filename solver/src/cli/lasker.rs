@@ -310,7 +310,11 @@ fn generate_only(args: &TableArgs, threads: Option<usize>, quiet: bool, key: &st
         println!(
             "pair {}: {} in {:.1} s; peak memory {:.1} MiB",
             tables::pair_key(pair),
-            if r.resumed { "on disk, checked" } else { "solved" },
+            if r.resumed {
+                "on disk, checked"
+            } else {
+                "solved"
+            },
             r.seconds,
             peak_memory().unwrap_or(0) as f64 / (1 << 20) as f64
         );
@@ -328,9 +332,10 @@ fn stats(args: &TableArgs) -> CliResult {
     let mut total = [0u64; 6];
     for f in &rows {
         println!("{}", sector_line(f));
-        for (t, x) in total
-            .iter_mut()
-            .zip([f.slots, f.positions, f.wdl[0], f.wdl[1], f.wdl[2], f.bytes])
+        for (t, x) in
+            total
+                .iter_mut()
+                .zip([f.slots, f.positions, f.wdl[0], f.wdl[1], f.wdl[2], f.bytes])
         {
             *t += x;
         }

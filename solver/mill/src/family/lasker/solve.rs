@@ -17,8 +17,8 @@ use super::sector::{pairs, LaskerSector};
 use crate::board::Board;
 use crate::family::index::{self, Dense, Indexing, MoverSlots};
 use crate::family::solve::{check_stones, SolveError, TableReport};
-use crate::pair::Outcomes;
 use crate::geometry::Bits;
+use crate::pair::Outcomes;
 use crate::position::Position;
 use crate::variant::RuleSet;
 use rayon::prelude::*;
@@ -166,7 +166,13 @@ impl<'a, B: Board, I: Indexing, V: Outcomes + ?Sized> LaskerPair<'a, B, I, V> {
     /// The successors inside the pair of `(us, them)`, a position of
     /// `part`, and its best exit.
     #[inline(always)]
-    fn expand_position(&self, part: usize, us: Bits, them: Bits, succ: &mut impl FnMut(u64)) -> Exit {
+    fn expand_position(
+        &self,
+        part: usize,
+        us: Bits,
+        them: Bits,
+        succ: &mut impl FnMut(u64),
+    ) -> Exit {
         let s = self.parts[part];
         let exits = &self.exits[part];
         // The next mover is the opponent, with the same stones after a

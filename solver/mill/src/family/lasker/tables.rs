@@ -382,8 +382,7 @@ pub fn verify(
                 match index::position(s.subspace(), slot) {
                     None => (0, 0),
                     Some((us, them)) => {
-                        let v =
-                            recompute::<Nine, NineIndex>(rules, s, us, them, partner, &exits);
+                        let v = recompute::<Nine, NineIndex>(rules, s, us, them, partner, &exits);
                         (1, u64::from(v != values[slot as usize]))
                     }
                 }
