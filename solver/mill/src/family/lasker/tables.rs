@@ -22,6 +22,7 @@ use crate::family::solve::{check_stones, SolveError};
 use crate::index::{self, NineIndex};
 use crate::variant::RuleSet;
 use rayon::prelude::*;
+use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::time::Instant;
@@ -190,9 +191,8 @@ impl<'d> Cache<'d> {
     fn ensure(&mut self, p: LaskerSector) -> Result<(), LaskerError> {
         let set = directory::<Nine>(self.dir, self.rules);
         for e in pair_parts(p).into_iter().flat_map(exit_sectors).flatten() {
-            if !self.tables.contains_key(&e) {
-                let table = set.open(e)?;
-                self.tables.insert(e, Wdl::load(&table)?);
+            if let Entry::Vacant(slot) = self.tables.entry(e) {
+                slot.insert(Wdl::load(&set.open(e)?)?);
             }
         }
         Ok(())
@@ -363,8 +363,8 @@ pub fn verify(
             .collect();
         held.retain(|k, _| needed.contains(k));
         for &k in &needed {
-            if !held.contains_key(&k) {
-                held.insert(k, set.open(k)?.values()?);
+            if let Entry::Vacant(slot) = held.entry(k) {
+                slot.insert(set.open(k)?.values()?);
             }
         }
         let values = &held[&s];
