@@ -7,10 +7,10 @@
 # Needs `snakemake` on PATH (or SNAKEMAKE=path) and the release binary
 # (SOLVER=path, default target/release/solver). GAMES picks the games:
 # default "nine toguz morabaraba" (the graphs with many jobs, small: about
-# 100 s on the loaded 2-core machine); also six and lasker (one job each:
-# the whole game, 50 s each), nine7 (Nine's subspaces up to 7 stones),
+# 100 s on the loaded 2-core machine); also six (one job: the whole game),
+# lasker (the 3-stone game, 10 pairs), nine7 (Nine's subspaces up to 7 stones),
 # nine5 (the whole 5-stone game with its placement sectors, 70 jobs) and
-# lasker4 (the 4-stone Lasker game).
+# lasker4 (the 4-stone Lasker game, 45 pairs).
 set -euo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 WORK=${1:-$(mktemp -d)}

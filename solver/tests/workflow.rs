@@ -4,8 +4,9 @@
 //! a job whose input is missing, or an unknown key, is refused with one
 //! clear line and exit status 2. Small games (Nine's 4-stone moving phase
 //! and 3-stone game with its placement sectors, Morabaraba up to 4 stones a
-//! side, the Toguz share tables up to 5 stones); the Snakemake run of the
-//! same graphs is `scripts/workflow-test.sh`.
+//! side, Lasker's 3-stone game pair by pair, the Toguz share tables up to
+//! 5 stones); the Snakemake run of the same graphs is
+//! `scripts/workflow-test.sh`.
 
 use serde_json::Value as Json;
 use std::collections::{BTreeMap, BTreeSet};
@@ -158,14 +159,22 @@ fn toguz_jobs_equal_generate() {
 }
 
 #[test]
+fn lasker_jobs_equal_generate() {
+    // The 3-stone game: 10 sector pairs, each reading the pairs its
+    // placements and removals lead into.
+    let jobs = plan("lasker", &["--stones", "3"]);
+    assert_eq!(jobs.len(), 10);
+    assert_eq!(jobs[jobs.len() - 1]["key"], "0-0-3-3");
+    jobs_equal_generate("lasker", &["--stones", "3"]);
+}
+
+#[test]
 fn single_job_games_list_every_file() {
-    // Six and the reduced Lasker games are one job: every table of the game.
+    // Six is one job: every table of the game.
     let six = plan("six", &[]);
     assert_eq!(six.len(), 1);
     assert_eq!(six[0]["key"], "all");
     assert_eq!(six[0]["outputs"].as_array().unwrap().len(), 134);
-    let lasker = plan("lasker", &["--stones", "3"]);
-    assert_eq!(lasker.len(), 1);
 }
 
 /// A job refused: exit status 2 and one line on stderr containing `what`.
@@ -223,6 +232,12 @@ fn only_refuses_unknown_keys_and_missing_inputs() {
     refused(
         &["six", "generate", "--dir", d, "--only", "5-5"],
         "no job `5-5`",
+    );
+    refused(
+        &[
+            "lasker", "generate", "--stones", "3", "--dir", d, "--only", "3-2-0-1",
+        ],
+        "lasker-flying-3-3-3-0-0.tb: missing",
     );
     // Nothing was written for a refused job.
     assert!(!dir.exists() || std::fs::read_dir(&dir).unwrap().next().is_none());

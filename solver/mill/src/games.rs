@@ -21,7 +21,7 @@ use crate::duel::{seeded, Policy};
 use crate::family::files::{self, FilesError};
 use crate::family::index::Dense;
 use crate::family::lasker;
-use crate::family::lasker::solve::LaskerSolution;
+use crate::family::lasker::files::LaskerFiles;
 use crate::family::moving_tables;
 use crate::family::outcomes::OutcomesError;
 use crate::family::report;
@@ -319,8 +319,8 @@ fn detect(candidates: impl Iterator<Item = u8>, present: impl Fn(u8) -> bool) ->
 }
 
 /// A game whose tables are loaded whole into memory on first use (Six Men's
-/// Morris and any small board defined as data: [`Solution`]; Lasker
-/// Morris's reduced games: [`LaskerSolution`]).
+/// Morris and any small board defined as data: [`Solution`]), or opened
+/// mapped (Lasker Morris's sectors: [`LaskerFiles`]).
 pub struct SolvedGame<B: Board, S> {
     id: &'static str,
     title: &'static str,
@@ -403,7 +403,7 @@ impl<B: Board> SolvedGame<B, Solution<B>> {
 /// Lasker Morris (the Nine Men's Morris board, placing and sliding
 /// interleaved) from the sector tables of `solver lasker generate
 /// --stones K` in `dir`: the largest K whose sectors are all there.
-pub fn lasker(dir: &Path, flying: bool) -> SolvedGame<Nine, LaskerSolution<Nine>> {
+pub fn lasker(dir: &Path, flying: bool) -> SolvedGame<Nine, LaskerFiles> {
     let with = |k: u8| RuleSet {
         flying,
         ..RuleSet::lasker(k)
@@ -427,11 +427,11 @@ pub fn lasker(dir: &Path, flying: bool) -> SolvedGame<Nine, LaskerSolution<Nine>
             largest: with(10),
             command: format!(
                 "solver lasker generate --stones {}{flag}",
-                stones.map_or(4, |k| k + 1).min(5)
+                stones.map_or(4, |k| k + 1).min(10)
             ),
             _board: std::marker::PhantomData,
         },
-        load: lasker::files::load::<Nine>,
+        load: lasker::files::load,
         stats: report::lasker_stats_json::<Nine>,
         solution: OnceLock::new(),
     }

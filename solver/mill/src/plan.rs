@@ -1,8 +1,8 @@
 //! The table graphs of the mill games ([`tablebase::plan`]): one job per
 //! unit that a game's `generate` solves and writes on its own — a Nine
-//! Men's Morris subspace pair or placement sector, a Morabaraba pair, and
-//! the whole game for the boards solved in memory at once (Six Men's
-//! Morris, the reduced Lasker games) — listed from the same enumerations
+//! Men's Morris subspace pair or placement sector, a Morabaraba pair, a
+//! Lasker sector pair, and the whole game for the boards solved in memory
+//! at once (Six Men's Morris) — listed from the same enumerations
 //! the generators walk, with the jobs each reads and an estimate of its
 //! peak memory and CPU time.
 //!
@@ -33,6 +33,8 @@ pub enum Unit {
     Sector(Sector),
     /// Every table of the game, solved in one process.
     Whole,
+    /// A Lasker Morris sector pair (its greater sector).
+    Lasker(lasker::sector::LaskerSector),
 }
 
 /// The key of the whole-game job.
@@ -76,13 +78,16 @@ const MORABARABA_CPU: f64 = 0.82e-6;
 /// the 6-stone game's 118 sectors, 284,391,930 slots (docs/results.md).
 const MORABARABA_PLACEMENT_CPU: f64 = 0.28e-6;
 
-/// CPU seconds a slot of a reduced Lasker game costs: 0.80 µs with 4 and
-/// 5 stones a side, 2.8 µs with 3 (every side flies) (docs/results.md).
+/// CPU seconds a slot of a Lasker pair costs over the symmetry-reduced
+/// index (docs/results.md): 0.42 µs measured for the whole 4-stone game,
+/// at most 0.71 µs for the 6-stone game's pairs with empty hands on the
+/// loaded machine; 0.7 µs is asked for. With 3 stones every side flies:
+/// 2.8 µs, as measured over the dense index.
 fn lasker_cpu(stones: u8) -> f64 {
     if stones <= 3 {
         2.8e-6
     } else {
-        0.80e-6
+        0.7e-6
     }
 }
 
@@ -337,34 +342,44 @@ fn read_keys(reads: &[TableId], nine_first_smaller: bool) -> Vec<String> {
     keys
 }
 
-/// A reduced Lasker game under `rules` (`rules.stones` a side): one job,
-/// since `solver lasker generate` holds every sector in memory (the
-/// dense index) and writes them at the end.
+/// Lasker Morris under `rules` (`rules.stones` a side, 10 by default):
+/// one job per sector pair over Nine Men's Morris's symmetry-reduced
+/// index, as `solver lasker generate` solves them, each reading the pairs
+/// its placements and removals lead into from their files.
 pub fn lasker(rules: RuleSet) -> Plan<Unit> {
     let set = lasker::files::LaskerTables::<Nine>::new(rules);
-    let sectors = lasker::sector::sectors::<Nine>(rules.stones);
-    let slots: u64 = sectors.iter().map(|s| s.size::<Nine>()).sum();
-    Plan {
-        command: format!("solver lasker generate --stones {} --only {WHOLE}", rules.stones),
-        jobs: vec![Job {
-            id: Unit::Whole,
-            key: WHOLE.into(),
-            inputs: vec![],
-            outputs: sectors.iter().map(|&s| set.file_name(s)).collect(),
+    let mut jobs = Vec::new();
+    for pair in lasker::sector::pairs::<Nine>(rules.stones) {
+        let parts = lasker::solve::pair_parts(pair);
+        let slots: u64 = parts.iter().map(|s| s.slots()).sum();
+        let exits: Vec<lasker::sector::LaskerSector> = parts
+            .iter()
+            .flat_map(|&s| lasker::solve::exit_sectors(s))
+            .flatten()
+            .collect();
+        let exit_slots: u64 = exits.iter().map(|s| s.slots()).sum();
+        jobs.push(Job {
+            id: Unit::Lasker(pair),
+            key: lasker::tables::pair_key(pair),
+            inputs: lasker::tables::inputs(pair)
+                .into_iter()
+                .map(lasker::tables::pair_key)
+                .collect(),
+            outputs: parts.iter().map(|&s| set.file_name(s)).collect(),
             slots,
-            memory: BASE_BYTES + 2 * slots,
+            memory: BASE_BYTES + NINE_INDEX_BYTES + PAIR_BYTES_PER_SLOT * slots + exit_slots / 4,
             cpu_seconds: slots as f64 * lasker_cpu(rules.stones),
-        }],
+        });
+    }
+    Plan {
+        command: "solver lasker generate --only KEY".into(),
+        jobs,
         notes: vec![
+            "a pair A-B-HA-HB (the greater of a sector and its colour swap) writes the sectors A-B-HA-HB and B-A-HB-HA: stones on the board of the side to move and of its opponent, then in hand; Nine Men's Morris's symmetry-reduced index (Malom's numbering)".into(),
             format!(
-                "one job for the whole {}-stone game: `solver lasker generate` keeps every sector in memory over the dense index ({} sectors) and writes them at the end, so its sector pairs cannot run as separate jobs yet; they will once the generator reads its exits from files",
-                rules.stones,
-                sectors.len()
-            ),
-            format!(
-                "estimates: {} µs of CPU and 2 bytes a slot, plus {} MiB",
+                "estimates: {} µs of CPU a slot; memory {PAIR_BYTES_PER_SLOT} bytes a slot of the pair plus a quarter byte a slot of its exits, plus {} MiB",
                 lasker_cpu(rules.stones) * 1e6,
-                BASE_BYTES >> 20
+                (BASE_BYTES + NINE_INDEX_BYTES) >> 20
             ),
         ],
     }
@@ -412,6 +427,10 @@ mod tests {
         six.check().unwrap();
         let l = lasker(RuleSet::lasker(3));
         l.check().unwrap();
-        assert_eq!(l.jobs.len(), 1);
+        // 16 sectors in 10 pairs (4 sectors are their own swap).
+        assert_eq!(l.jobs.len(), 10);
+        let files: usize = l.jobs.iter().map(|j| j.outputs.len()).sum();
+        assert_eq!(files, 16);
+        lasker(RuleSet::lasker(10)).check().unwrap();
     }
 }

@@ -71,6 +71,9 @@ pub enum CliError {
     /// A family board: a solve.
     #[error(transparent)]
     Solve(#[from] mill::family::solve::SolveError),
+    /// Lasker Morris: the sector tables on disk.
+    #[error(transparent)]
+    Lasker(#[from] mill::family::lasker::tables::LaskerError),
     /// A family board: outcomes for the placement search.
     #[error(transparent)]
     Outcomes(#[from] mill::family::outcomes::OutcomesError),

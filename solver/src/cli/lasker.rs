@@ -2,9 +2,12 @@
 //! 10 stones, placing and sliding interleave) and its reduced games with
 //! `--stones K`, through the family engine
 //! ([`mill::family::lasker`]). `show`, `perft` and the probing
-//! verbs are the family's ([`super::six`]); generation, statistics and
-//! verification work on Lasker's sector tables.
+//! verbs are the family's ([`super::six`]) over the mapped sector files;
+//! generation (pair by pair on disk, resumable, one pair with `--only`),
+//! the plan, statistics and verification work on Lasker's sector tables.
 
+use super::nine_tb::with_threads;
+use super::progress::Progress;
 use super::six::{
     self, perft, play_with, print_position_value, show, value_text, Common, GameArgs, PerftArgs,
     ShowArgs,
@@ -13,15 +16,14 @@ use super::CliError;
 use super::{print_json, CliResult};
 use clap::Subcommand;
 use mill::board::Nine;
-use mill::family::lasker::files;
-use mill::family::lasker::sector::{positions, sectors, LaskerSector};
-use mill::family::lasker::solve::LaskerSolution;
+use mill::family::lasker::files::{self, LaskerFiles};
+use mill::family::lasker::sector::{pairs, LaskerSector};
+use mill::family::lasker::tables::{self, PairReport, SectorFigures};
 use mill::family::report;
 use mill::variant::RuleSet;
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::Instant;
-use tablebase::retro::Silent;
 
 /// Arguments of `solver lasker`.
 #[derive(clap::Args, Debug)]
@@ -50,10 +52,11 @@ pub enum Command {
     /// Count the leaves of the game tree to DEPTH plies (a finished game is
     /// a leaf), with the count below each first move.
     Perft(PerftArgs),
-    /// Solve every sector of the game and write one file per sector. Every
-    /// table stays in memory (2 bytes a slot): the reduced games (--stones
-    /// 3, 4, 5: 7 MB, 250 MB, 3.7 GB); the 10-stone game's 2.1 × 10^12
-    /// slots are refused.
+    /// Solve every sector of the game over Nine Men's Morris's
+    /// symmetry-reduced index and write one file per sector as its pair is
+    /// solved; the exits are read back from the finished files. Resumable:
+    /// a cut-off run checks the pairs on disk and continues with the first
+    /// missing one. The 10-stone game: 1.4 × 10^11 slots in 1,830 pairs.
     Generate {
         #[command(flatten)]
         tables: TableArgs,
@@ -66,8 +69,8 @@ pub enum Command {
         #[command(flatten)]
         only: super::plan::OnlyArgs,
     },
-    /// The table graph of `generate`: one job, since every sector of a
-    /// reduced game is solved in memory at once; its files, estimated
+    /// The table graph of `generate`: one job per sector pair (key: its
+    /// greater sector, `8-8-1-0`), the pairs it reads, its files, estimated
     /// memory and CPU (`--json` for the Snakemake workflow).
     Plan {
         #[command(flatten)]
@@ -77,7 +80,13 @@ pub enum Command {
     /// conversion, bytes) of a directory.
     Stats(TableArgs),
     /// Recompute every stored value from its successors and report mismatches.
-    Verify(TableArgs),
+    Verify {
+        #[command(flatten)]
+        tables: TableArgs,
+        /// Only N evenly spread slots a sector.
+        #[arg(long, value_name = "N")]
+        sample: Option<u64>,
+    },
     /// Value of a position (distance to the next placement or removal) and
     /// of each of its moves.
     Probe {
@@ -108,19 +117,16 @@ pub fn run(args: Args) -> CliResult {
             threads,
             quiet,
             only,
-        } => {
-            if let Some(key) = &only.only {
-                let plan = mill::plan::lasker(rules(&tables.common));
-                super::plan::ready(&plan, key, &tables.dir)?;
-            }
-            generate(&tables, threads, quiet)
-        }
+        } => match &only.only {
+            Some(key) => generate_only(&tables, threads, quiet, key),
+            None => generate(&tables, threads, quiet),
+        },
         Command::Plan { common } => {
             let plan = mill::plan::lasker(rules(&common));
             super::plan::print("lasker", &six::common_options(&common), &plan, common.json)
         }
         Command::Stats(t) => stats(&t),
-        Command::Verify(t) => verify(&t),
+        Command::Verify { tables, sample } => verify(&tables, sample),
         Command::Probe { position, tables } => probe(&position, &tables),
         Command::Start(t) => probe(&[], &t),
         Command::Play { game, tables } => {
@@ -150,84 +156,113 @@ fn peak_memory() -> Option<u64> {
     Some(kb * 1024)
 }
 
-/// Physical memory of the machine in bytes (Linux), if known.
-fn total_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
+const HEADER: &str =
+    "sector                      slots  positions       wins      draws     losses  win      bytes";
+
+fn sector_line(f: &SectorFigures) -> String {
+    format!(
+        "{:<22} {:>10} {:>10} {:>10} {:>10} {:>10} {:>4} {:>10}",
+        sector_text(f.sector),
+        f.slots,
+        f.positions,
+        f.wdl[0],
+        f.wdl[1],
+        f.wdl[2],
+        f.longest_win,
+        f.bytes
+    )
+}
+
+/// The per-pair log line: its sectors, then how long it took.
+fn log_pair(progress: &Progress, r: &PairReport) {
+    for p in &r.parts {
+        progress.log(&sector_line(p));
+    }
+    progress.log(&if r.resumed {
+        format!(
+            "  pair {} on disk, every block checked ({:.1} s)",
+            tables::pair_key(r.pair),
+            r.seconds
+        )
+    } else {
+        format!(
+            "  pair {}: {} slots solved in {:.1} s ({:.2} M slots/s)",
+            tables::pair_key(r.pair),
+            r.slots(),
+            r.seconds,
+            r.slots() as f64 / r.seconds.max(1e-9) / 1e6
+        )
+    });
 }
 
 fn generate(args: &TableArgs, threads: Option<usize>, quiet: bool) -> CliResult {
     let rules = rules(&args.common);
-    // Every table stays in memory (2 bytes a slot): refuse what cannot fit.
-    let need = positions::<Nine>(rules.stones) * 2;
-    if let Some(have) = total_memory() {
-        if need > have as u128 {
-            return Err(CliError::Failed(format!(
-                "the {}-stone game keeps {:.1} GB of tables in memory, this machine has {:.1} GB \
-                 (the full game needs the symmetry-reduced index and tables on disk: docs/results.md)",
-                rules.stones,
-                need as f64 / 1e9,
-                have as f64 / 1e9
-            )));
-        }
-    }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.unwrap_or(0))
-        .build()?;
     let json = args.common.json;
+    let total: u64 = pairs::<Nine>(rules.stones)
+        .into_iter()
+        .flat_map(mill::family::lasker::solve::pair_parts)
+        .map(|s| s.slots())
+        .sum();
+    let progress = Progress::new(quiet || json, total, "slots");
+    if !quiet && !json {
+        progress.log(HEADER);
+    }
     let started = Instant::now();
-    let sol = pool.install(|| {
-        LaskerSolution::<Nine>::solve(rules, &Silent, |r| {
+    let reports = with_threads(threads, || {
+        tables::generate(&args.dir, rules, &progress, |r| {
+            progress.advance_overall(r.slots());
             if !quiet && !json {
-                println!(
-                    "{:<22} {:>10} slots  W {:>10} D {:>10} L {:>10}  longest win {:>3}  {:.2} s",
-                    sector_text(r.id),
-                    r.slots,
-                    r.wdl[0],
-                    r.wdl[1],
-                    r.wdl[2],
-                    r.longest_win,
-                    r.seconds
-                );
+                log_pair(&progress, r);
             }
         })
-    });
-    let sol = sol?;
-    let solved = started.elapsed().as_secs_f64();
-    let bytes = pool.install(|| files::write::<Nine>(&args.dir, &sol))?;
-    let slots: u64 = sol.reports.iter().map(|r| r.slots).sum();
-    let wdl = sol.reports.iter().fold([0u64; 3], |mut acc, r| {
-        (0..3).for_each(|i| acc[i] += r.wdl[i]);
+    })?;
+    progress.done();
+    let reports = reports?;
+    let seconds = started.elapsed().as_secs_f64();
+    let parts: Vec<&SectorFigures> = reports.iter().flat_map(|r| &r.parts).collect();
+    let slots: u64 = parts.iter().map(|p| p.slots).sum();
+    let positions: u64 = parts.iter().map(|p| p.positions).sum();
+    let bytes: u64 = parts.iter().map(|p| p.bytes).sum();
+    let wdl = parts.iter().fold([0u64; 3], |mut acc, p| {
+        (0..3).for_each(|i| acc[i] += p.wdl[i]);
         acc
     });
-    let start = sol.value(&mill::position::Position::start(rules));
+    let solved: u64 = reports
+        .iter()
+        .filter(|r| !r.resumed)
+        .map(PairReport::slots)
+        .sum();
+    let sol = LaskerFiles::open(&args.dir, rules)?;
+    let start = sol.get(&mill::position::Position::start(rules))?;
     let memory = peak_memory();
     if json {
         return print_json(&json!({
             "variant": "lasker",
             "stones": rules.stones,
             "flying": rules.flying,
-            "sectors": sol.reports.len(),
+            "pairs": reports.len(),
+            "sectors": parts.len(),
             "slots": slots,
+            "positions": positions,
             "wins": wdl[0],
             "draws": wdl[1],
             "losses": wdl[2],
             "bytes": bytes,
-            "seconds": solved,
-            "positions_per_second": slots as f64 / solved.max(1e-9),
+            "solved_slots": solved,
+            "seconds": seconds,
+            "slots_per_second": solved as f64 / seconds.max(1e-9),
             "peak_memory_bytes": memory,
             "start": start.map(value_text),
         }));
     }
     println!(
-        "{} sectors, {slots} slots (W {} D {} L {}) solved in {solved:.1} s ({:.0} positions/s); {bytes} bytes written to {}",
-        sol.reports.len(),
+        "{} sectors in {} pairs, {slots} slots, {positions} positions (W {} D {} L {}); {solved} slots solved in {seconds:.1} s ({:.0} slots/s); {bytes} bytes in {}",
+        parts.len(),
+        reports.len(),
         wdl[0],
         wdl[1],
         wdl[2],
-        slots as f64 / solved.max(1e-9),
+        solved as f64 / seconds.max(1e-9),
         args.dir.display()
     );
     if let Some(m) = memory {
@@ -239,60 +274,103 @@ fn generate(args: &TableArgs, threads: Option<usize>, quiet: bool) -> CliResult 
     Ok(())
 }
 
+/// `solver lasker generate --only KEY`: one pair of the plan, its inputs
+/// on disk.
+fn generate_only(args: &TableArgs, threads: Option<usize>, quiet: bool, key: &str) -> CliResult {
+    let rules = rules(&args.common);
+    let plan = mill::plan::lasker(rules);
+    let job = super::plan::ready(&plan, key, &args.dir)?;
+    let mill::plan::Unit::Lasker(pair) = job.id else {
+        return Err(CliError::Failed(format!("job {key} is not a sector pair")));
+    };
+    let json = args.common.json;
+    let progress = Progress::new(quiet || json, job.slots, "slots");
+    let r = with_threads(threads, || {
+        tables::generate_pair(&args.dir, rules, pair, &progress)
+    })?;
+    progress.done();
+    let r = r?;
+    if json {
+        return print_json(&json!({
+            "variant": "lasker",
+            "stones": rules.stones,
+            "pair": tables::pair_key(pair),
+            "slots": r.slots(),
+            "resumed": r.resumed,
+            "seconds": r.seconds,
+            "bytes": r.parts.iter().map(|p| p.bytes).sum::<u64>(),
+            "peak_memory_bytes": peak_memory(),
+        }));
+    }
+    if !quiet {
+        println!("{HEADER}");
+        for p in &r.parts {
+            println!("{}", sector_line(p));
+        }
+        println!(
+            "pair {}: {} in {:.1} s; peak memory {:.1} MiB",
+            tables::pair_key(pair),
+            if r.resumed {
+                "on disk, checked"
+            } else {
+                "solved"
+            },
+            r.seconds,
+            peak_memory().unwrap_or(0) as f64 / (1 << 20) as f64
+        );
+    }
+    Ok(())
+}
+
 fn stats(args: &TableArgs) -> CliResult {
     let rules = rules(&args.common);
-    let mut rows = Vec::new();
-    let mut total = [0u64; 5];
-    for s in sectors::<Nine>(rules.stones) {
-        let table = files::open::<Nine>(&args.dir, rules, s)?;
-        let h = table.header().clone();
-        total[0] += h.positions;
-        total[1] += h.wins;
-        total[2] += h.draws;
-        total[3] += h.losses;
-        total[4] += table.bytes();
-        rows.push((s, h, table.bytes()));
-    }
     if args.common.json {
         return print_json(&report::lasker_stats_json::<Nine>(&args.dir, rules)?);
     }
-    println!(
-        "{:<22} {:>10} {:>10} {:>10} {:>10} {:>5} {:>9}",
-        "sector", "positions", "wins", "draws", "losses", "win", "bytes"
-    );
-    for (s, h, bytes) in &rows {
-        println!(
-            "{:<22} {:>10} {:>10} {:>10} {:>10} {:>5} {:>9}",
-            sector_text(*s),
-            h.positions,
-            h.wins,
-            h.draws,
-            h.losses,
-            h.max_win,
-            bytes
-        );
+    let rows = tables::stats(&args.dir, rules)?;
+    println!("{HEADER}");
+    let mut total = [0u64; 6];
+    for f in &rows {
+        println!("{}", sector_line(f));
+        for (t, x) in
+            total
+                .iter_mut()
+                .zip([f.slots, f.positions, f.wdl[0], f.wdl[1], f.wdl[2], f.bytes])
+        {
+            *t += x;
+        }
     }
     println!(
-        "{:<22} {:>10} {:>10} {:>10} {:>10} {:>5} {:>9}",
-        "total", total[0], total[1], total[2], total[3], "", total[4]
+        "{:<22} {:>10} {:>10} {:>10} {:>10} {:>10} {:>4} {:>10}",
+        "total", total[0], total[1], total[2], total[3], total[4], "", total[5]
     );
     Ok(())
 }
 
-fn load(args: &TableArgs) -> Result<(RuleSet, LaskerSolution<Nine>), CliError> {
+fn load(args: &TableArgs) -> Result<(RuleSet, LaskerFiles), CliError> {
     let rules = rules(&args.common);
-    let sol = files::load::<Nine>(&args.dir, rules)?;
+    let sol = files::load(&args.dir, rules)?;
     Ok((rules, sol))
 }
 
-fn verify(args: &TableArgs) -> CliResult {
-    let (rules, sol) = load(args)?;
+fn verify(args: &TableArgs, sample: Option<u64>) -> CliResult {
+    let rules = rules(&args.common);
     let started = Instant::now();
-    let report = sol.verify()?;
-    let checked: u64 = report.iter().map(|r| r.1).sum();
-    let bad: u64 = report.iter().map(|r| r.2).sum();
+    let json = args.common.json;
+    let report = tables::verify(&args.dir, rules, sample, |r| {
+        if !json && r.mismatches > 0 {
+            println!(
+                "{}: {} of {} values differ",
+                sector_text(r.sector),
+                r.mismatches,
+                r.checked
+            );
+        }
+    })?;
+    let checked: u64 = report.iter().map(|r| r.checked).sum();
+    let bad: u64 = report.iter().map(|r| r.mismatches).sum();
     let seconds = started.elapsed().as_secs_f64();
-    if args.common.json {
+    if json {
         print_json(&json!({
             "variant": "lasker",
             "stones": rules.stones,
@@ -303,11 +381,6 @@ fn verify(args: &TableArgs) -> CliResult {
             "seconds": seconds,
         }))?;
     } else {
-        for (s, n, b) in &report {
-            if *b > 0 {
-                println!("{}: {b} of {n} values differ", sector_text(*s));
-            }
-        }
         println!(
             "{} sectors, {checked} values recomputed from their successors, {bad} mismatches ({seconds:.1} s)",
             report.len()

@@ -44,7 +44,7 @@ pub fn generate_only(tables: &TableArgs, placement: bool, key: &str, quiet: bool
         Unit::Sector(sector) => {
             placement_files::generate_sector::<Morabaraba>(dir, rules, sector, &progress).map(drop)
         }
-        Unit::Whole => unreachable!("Morabaraba's plan has pairs and sectors"),
+        Unit::Whole | Unit::Lasker(_) => unreachable!("Morabaraba's plan has pairs and sectors"),
     };
     progress.done();
     result?;

@@ -132,7 +132,7 @@ fn generate_only(args: &GenerateArgs, key: &str) -> CliResult {
         Unit::Sector(sector) => {
             placement_tables::generate_sectors(dir, rules, &[sector], &progress)
         }
-        Unit::Whole => unreachable!("Nine's plan has no whole-game job"),
+        Unit::Whole | Unit::Lasker(_) => unreachable!("Nine's plan has only pairs and sectors"),
     })?;
     progress.done();
     result?;

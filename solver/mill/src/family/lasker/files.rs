@@ -1,24 +1,31 @@
 //! The tablebase directory of Lasker Morris: one file per sector
 //! (`lasker-flying-4-3-2-1-1.tb`: values with distance to conversion) in
-//! the format of [`tablebase::format`]. Every header's label names the
+//! the format of [`tablebase::format`], its slots those of Nine Men's
+//! Morris's symmetry-reduced index ([`crate::index`], Malom's numbering of
+//! sector `W-B-WF-BF` with the side to move as White), unused slots draws. Every header's label names the
 //! variant, the rule set and the sector (`lasker/flying-4/3-2-1-1`); the
 //! variant name `lasker` and the rule tag ([`RuleSet::tag`]) make a file
 //! of Nine Men's Morris, of another stone count or of another flying rule
 //! fail to load: its label or its size differs and the file is refused.
 
 use super::sector::{sectors, LaskerSector};
-use super::solve::{LaskerSolution, Tables};
 use crate::board::Board;
 use crate::family::files::FilesError;
+use crate::family::values::Values;
+use crate::position::Position;
 use crate::variant::{RuleSet, Variant};
 use std::collections::BTreeMap;
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
-use tablebase::format::{summarize, EntryKind};
+use tablebase::format::EntryKind;
 use tablebase::reader::Table;
-use tablebase::set::{Directory, TableSet, ZSTD_LEVEL};
+use tablebase::set::{Directory, TableSet};
+use tablebase::Value;
 
-fn sector_name(s: LaskerSector) -> String {
+/// The sector's part of file names, labels and plan keys (`3-2-1-1`:
+/// stones on the board of the side to move and of its opponent, then in
+/// hand).
+pub fn sector_name(s: LaskerSector) -> String {
     format!("{}-{}-{}-{}", s.us, s.them, s.us_hand, s.them_hand)
 }
 
@@ -78,7 +85,7 @@ impl<B: Board> TableSet for LaskerTables<B> {
     }
 
     fn slots(&self, s: LaskerSector) -> u64 {
-        s.size::<B>()
+        s.slots()
     }
 
     fn holds(&self, _s: LaskerSector, kind: EntryKind) -> bool {
@@ -114,30 +121,63 @@ pub fn file_name(dir: &Path, rules: RuleSet, s: LaskerSector) -> PathBuf {
     dir.join(base_name(rules, s))
 }
 
-/// Write every table of a solution into `dir` (created if needed); each
-/// file is written atomically. Returns the bytes written.
-pub fn write<B: Board>(dir: &Path, sol: &LaskerSolution<B>) -> Result<u64, FilesError> {
-    let tables = directory::<B>(dir, sol.rules);
-    let mut bytes = 0;
-    for (&s, values) in &sol.tables {
-        let header = summarize(values, values.len() as u64);
-        bytes += tables.write_values(s, &header, values, ZSTD_LEVEL)?;
-    }
-    Ok(bytes)
-}
-
 /// Open the file of a sector and check its label, size and entry kind.
 pub fn open<B: Board>(dir: &Path, rules: RuleSet, s: LaskerSector) -> Result<Table, FilesError> {
     Ok(directory::<B>(dir, rules).open(s)?)
 }
 
-/// Load every sector of the game under `rules` from `dir` (every file
-/// checked).
-pub fn load<B: Board>(dir: &Path, rules: RuleSet) -> Result<LaskerSolution<B>, FilesError> {
-    let tables = directory::<B>(dir, rules);
-    let mut values: Tables = BTreeMap::new();
-    for s in sectors::<B>(rules.stones) {
-        values.insert(s, tables.open(s)?.values()?);
+/// Every sector table of a game, memory-mapped (nothing loaded whole: a
+/// probe decompresses one block, cached by the reader): what `solver
+/// lasker probe|start|play`, the web API and the Python module read.
+/// Thread-safe.
+#[derive(Debug)]
+pub struct LaskerFiles {
+    /// The rule set the files were written under.
+    pub rules: RuleSet,
+    tables: BTreeMap<LaskerSector, Table>,
+}
+
+impl LaskerFiles {
+    /// Open every sector's file of the game under `rules` in `dir` (labels,
+    /// sizes and block tables checked).
+    pub fn open(dir: &Path, rules: RuleSet) -> Result<LaskerFiles, FilesError> {
+        let set = directory::<crate::board::Nine>(dir, rules);
+        let tables = sectors::<crate::board::Nine>(rules.stones)
+            .into_iter()
+            .map(|s| Ok((s, set.open(s)?)))
+            .collect::<Result<_, FilesError>>()?;
+        Ok(LaskerFiles { rules, tables })
     }
-    Ok(LaskerSolution::from_tables(rules, values))
+
+    /// The table of sector `s`, if it is a sector of the game.
+    pub fn table(&self, s: LaskerSector) -> Option<&Table> {
+        self.tables.get(&s)
+    }
+
+    /// The stored value of a position (distance to conversion), `None` when
+    /// its sector is not in the game; a damaged block is an error.
+    pub fn get(&self, pos: &Position) -> Result<Option<Value>, FilesError> {
+        let Some(table) = self.tables.get(&LaskerSector::of(pos)) else {
+            return Ok(None);
+        };
+        Ok(Some(table.get(crate::index::index(pos.us(), pos.them()))?))
+    }
+}
+
+/// Every Lasker value carries its distance to conversion; a position of a
+/// damaged block has no value (the error is `get`'s).
+impl Values<crate::board::Nine> for LaskerFiles {
+    fn value(&self, pos: &Position) -> Option<Value> {
+        self.get(pos).ok().flatten()
+    }
+
+    fn has_distance(&self, _pos: &Position) -> bool {
+        true
+    }
+}
+
+/// Open every sector of the game under `rules` in `dir` (every file
+/// checked): [`LaskerFiles::open`].
+pub fn load(dir: &Path, rules: RuleSet) -> Result<LaskerFiles, FilesError> {
+    LaskerFiles::open(dir, rules)
 }

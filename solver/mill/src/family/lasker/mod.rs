@@ -9,13 +9,19 @@
 //!   move), placing lowers a hand, a removal lowers the opponent's board
 //!   count. Every sector pair is a retrograde problem with cycles whose
 //!   exits lead to sectors solved before.
-//! - [`solve`]: the sector pairs on the game-agnostic retrograde engine
-//!   ([`tablebase::retro`]), in dependency order, over the dense index of
-//!   [`super::index`] (no symmetry reduction).
+//! - [`solve`]: a sector pair on the game-agnostic retrograde engine
+//!   ([`tablebase::retro`]) over any index, and the definition of a value
+//!   (`recompute`); the reduced games solved whole in memory over the
+//!   dense index of [`super::index`] (the oracle of the tests).
+//! - [`tables`]: the generator on disk over Nine Men's Morris's
+//!   symmetry-reduced index, pair by pair, exits read back from the
+//!   finished files, resumable; stats and verify from the files.
 //! - [`files`]: one file per sector, labelled `lasker/<rule tag>/a-b-ha-hb`,
-//!   refused under any other variant or rule set.
+//!   refused under any other variant or rule set; [`files::LaskerFiles`]
+//!   probes them mapped.
 
 pub mod files;
 pub mod moves;
 pub mod sector;
 pub mod solve;
+pub mod tables;

@@ -45,9 +45,34 @@ impl LaskerSector {
         Subspace::new(self.us, self.them)
     }
 
-    /// Slots of the sector on board `B` (every slot is a position).
+    /// Positions of the sector on board `B`, each symmetric image apart:
+    /// the slots of the dense index ([`crate::family::index`]), which the
+    /// in-memory solver of the reduced games uses.
     pub fn size<B: Board>(self) -> u64 {
         index::size::<B>(self.subspace())
+    }
+
+    /// Slots of the sector's table in Nine Men's Morris's symmetry-reduced
+    /// index ([`crate::index`]; Malom's sector numbering): what the
+    /// generator on disk solves and stores.
+    pub fn slots(self) -> u64 {
+        crate::index::size(self.subspace())
+    }
+
+    /// The sector of a position (its side to move's stones first).
+    pub fn of(pos: &crate::position::Position) -> LaskerSector {
+        LaskerSector::new(
+            pos.us().count_ones() as u8,
+            pos.them().count_ones() as u8,
+            pos.our_hand(),
+            pos.their_hand(),
+        )
+    }
+
+    /// The pair the sector is solved in, named by its greater sector (as
+    /// [`pairs`] lists it).
+    pub fn pair(self) -> LaskerSector {
+        self.max(self.swapped())
     }
 
     /// Is this a sector of the `stones`-stone game on board `B`: each side
@@ -125,7 +150,8 @@ pub fn sectors<B: Board>(stones: u8) -> Vec<LaskerSector> {
     out
 }
 
-/// Positions (slots) of the whole `stones`-stone game on board `B`.
+/// Positions of the whole `stones`-stone game on board `B`, each symmetric
+/// image apart (the dense index's slots).
 pub fn positions<B: Board>(stones: u8) -> u128 {
     sectors::<B>(stones)
         .iter()
