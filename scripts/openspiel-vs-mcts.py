@@ -39,6 +39,13 @@ def main() -> int:
         help="the bot's choice among its best moves: fast, random, ultra (docs/policies.md; "
         "needs the placement tables, `solver nine generate --placement`)",
     )
+    parser.add_argument(
+        "--budget",
+        type=int,
+        default=None,
+        help="positions the bot's exact search under the turn limit may visit a move; past it the bot "
+        "ranks by the tables' distance to conversion (default: no bound; a move can then take minutes)",
+    )
     args = parser.parse_args()
 
     game = pyspiel.load_game("nine_mens_morris")
@@ -49,7 +56,7 @@ def main() -> int:
         bot_player = n % 2
         evaluator = pyspiel.RandomRolloutEvaluator(args.rollouts, args.seed + n)
         mcts = pyspiel.MCTSBot(game, evaluator, 2.0, args.simulations, 1000, True, args.seed + n, False)
-        bots = {bot_player: PerfectBot(tables, bot_player, policy=args.policy, seed=args.seed + n), 1 - bot_player: mcts}
+        bots = {bot_player: PerfectBot(tables, bot_player, policy=args.policy, seed=args.seed + n, budget=args.budget), 1 - bot_player: mcts}
         state = game.new_initial_state()
         t = time.time()
         while not state.is_terminal():
