@@ -15,7 +15,7 @@ use super::board::Nine;
 use super::family::files::FamilyTables;
 use super::index::NineIndex;
 use super::index::{self, Subspace};
-use super::pair::{recompute, ExitMissing, MovingPair};
+use super::pair::{recompute, BestValue, ExitMissing, MovingPair};
 use super::sector::{Sector, TableId};
 use super::variant::RuleSet;
 use std::collections::BTreeMap;
@@ -27,7 +27,7 @@ use tablebase::reader::Table;
 use tablebase::resident::Wdl;
 use tablebase::retro::{solve, Observer, RetroError};
 use tablebase::set::{Directory, SetError, TableSet, ZSTD_LEVEL};
-use tablebase::{Exit, Outcome, Value};
+use tablebase::{Exit, Value};
 
 /// Errors of the tablebase directory.
 #[derive(Debug, thiserror::Error)]
@@ -396,10 +396,7 @@ fn sweep(
         })
         .collect();
     observer.finish();
-    let checked = results.iter().map(|r| r.0).sum();
-    let mut bad: Vec<Mismatch> = results.into_iter().flat_map(|r| r.1).collect();
-    bad.truncate(limit);
-    (checked, bad)
+    gather(results, limit)
 }
 
 /// A position's value from its best exit (a conversion: one ply) and the
@@ -407,24 +404,17 @@ fn sweep(
 /// from the other side): the fastest win, else a draw, else the slowest
 /// loss — the rule [`recompute`] states move by move.
 fn from_successors(exit: Exit, successors: impl Iterator<Item = Value>) -> Value {
-    let mut best_win = (exit == Exit::Win).then_some(1u16);
-    let mut draw = exit == Exit::Draw;
-    let mut longest_loss = (exit == Exit::Loss).then_some(1u16);
+    let mut best = BestValue::default();
+    match exit {
+        Exit::Win => best.add(Value::loss(0), true),
+        Exit::Draw => best.add(Value::DRAW, true),
+        Exit::Loss => best.add(Value::win(1), true),
+        Exit::None => {}
+    }
     for v in successors {
-        match (v.outcome(), v.distance()) {
-            (Outcome::Loss, Some(d)) => best_win = Some(best_win.map_or(d + 1, |b| b.min(d + 1))),
-            (Outcome::Win, Some(d)) => {
-                longest_loss = Some(longest_loss.map_or(d + 1, |b| b.max(d + 1)))
-            }
-            _ => draw = true,
-        }
+        best.add(v, false);
     }
-    match (best_win, draw, longest_loss) {
-        (Some(d), _, _) => Value::win(d),
-        (None, true, _) => Value::DRAW,
-        (None, false, Some(d)) => Value::loss(d),
-        (None, false, None) => Value::loss(0),
-    }
+    best.value()
 }
 
 /// Check the slots of a table of index space `sub` in parallel: all of
@@ -478,6 +468,12 @@ pub(crate) fn check_slots(
         })
         .collect();
     observer.finish();
+    gather(results, limit)
+}
+
+/// The positions checked and the first `limit` mismatches of the chunks'
+/// `results`, in chunk order.
+fn gather(results: Vec<(u64, Vec<Mismatch>)>, limit: usize) -> (u64, Vec<Mismatch>) {
     let checked = results.iter().map(|r| r.0).sum();
     let mut bad: Vec<Mismatch> = results.into_iter().flat_map(|r| r.1).collect();
     bad.truncate(limit);

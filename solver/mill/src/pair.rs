@@ -318,9 +318,7 @@ pub fn recompute<B: Board, I: Indexing>(
     partner: &dyn Fn(u64) -> Value,
     exit: Option<&dyn Fn(u64) -> Value>,
 ) -> Value {
-    let mut best_win: Option<u16> = None;
-    let mut draw = false;
-    let mut longest_loss: Option<u16> = None;
+    let mut best = BestValue::default();
     let mut moves = false;
     for_each_move_on::<B>(us, them, rules.flying, |m| {
         moves = true;
@@ -332,24 +330,50 @@ pub fn recompute<B: Board, I: Indexing>(
             (Some(_), Some(exit)) => (exit(slot), true),
             (None, _) => (partner(slot), false),
         };
-        let after = |d: u16| if conversion { 1 } else { d + 1 };
-        match (v.outcome(), v.distance()) {
-            (Outcome::Loss, Some(d)) => {
-                best_win = Some(best_win.map_or(after(d), |b| b.min(after(d))))
-            }
-            (Outcome::Win, Some(d)) => {
-                longest_loss = Some(longest_loss.map_or(after(d), |b| b.max(after(d))))
-            }
-            _ => draw = true,
-        }
+        best.add(v, conversion);
     });
     if !moves && (us | them) == B::FULL && rules.full_board == FullBoard::Draw {
         return Value::DRAW;
     }
-    match (best_win, draw, longest_loss) {
-        (Some(d), _, _) => Value::win(d),
-        (None, true, _) => Value::DRAW,
-        (None, false, Some(d)) => Value::loss(d),
-        (None, false, None) => Value::loss(0),
+    best.value()
+}
+
+/// The side to move's choice among its moves, folded one move at a time:
+/// the fastest win, else a draw, else the slowest loss (plies to
+/// conversion; without any move, a loss in 0). The rule every stored
+/// value obeys, which `recompute` and the verify sweep state.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BestValue {
+    win: Option<u16>,
+    draw: bool,
+    loss: Option<u16>,
+}
+
+impl BestValue {
+    /// A move into a position worth `v` to the opponent: one ply more than
+    /// its distance, or one ply when the move converts (its distance
+    /// counts from the conversion).
+    #[inline]
+    pub fn add(&mut self, v: Value, conversion: bool) {
+        let after = |d: u16| if conversion { 1 } else { d + 1 };
+        match (v.outcome(), v.distance()) {
+            (Outcome::Loss, Some(d)) => {
+                self.win = Some(self.win.map_or(after(d), |b| b.min(after(d))))
+            }
+            (Outcome::Win, Some(d)) => {
+                self.loss = Some(self.loss.map_or(after(d), |b| b.max(after(d))))
+            }
+            _ => self.draw = true,
+        }
+    }
+
+    /// The value of the position.
+    pub fn value(self) -> Value {
+        match (self.win, self.draw, self.loss) {
+            (Some(d), _, _) => Value::win(d),
+            (None, true, _) => Value::DRAW,
+            (None, false, Some(d)) => Value::loss(d),
+            (None, false, None) => Value::loss(0),
+        }
     }
 }

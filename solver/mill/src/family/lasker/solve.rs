@@ -18,7 +18,7 @@ use crate::board::Board;
 use crate::family::index::{self, Dense, Indexing, MoverSlots};
 use crate::family::solve::{check_stones, SolveError, TableReport};
 use crate::geometry::Bits;
-use crate::pair::Outcomes;
+use crate::pair::{BestValue, Outcomes};
 use crate::position::Position;
 use crate::variant::RuleSet;
 use rayon::prelude::*;
@@ -365,9 +365,7 @@ pub fn recompute<B: Board, I: Indexing>(
     partner: &[Value],
     exits: &Exits<[Value]>,
 ) -> Value {
-    let mut best_win: Option<u16> = None;
-    let mut draw = false;
-    let mut longest_loss: Option<u16> = None;
+    let mut best = BestValue::default();
     for_each_move::<B>(us, them, s.us_hand, rules, |m| {
         let (nu, nt) = apply(us, them, m);
         let placement = m.from().is_none();
@@ -379,21 +377,7 @@ pub fn recompute<B: Board, I: Indexing>(
         } else {
             partner[slot() as usize]
         };
-        let after = |d: u16| if conversion { 1 } else { d + 1 };
-        match (v.outcome(), v.distance()) {
-            (Outcome::Loss, Some(d)) => {
-                best_win = Some(best_win.map_or(after(d), |b| b.min(after(d))))
-            }
-            (Outcome::Win, Some(d)) => {
-                longest_loss = Some(longest_loss.map_or(after(d), |b| b.max(after(d))))
-            }
-            _ => draw = true,
-        }
+        best.add(v, conversion);
     });
-    match (best_win, draw, longest_loss) {
-        (Some(d), _, _) => Value::win(d),
-        (None, true, _) => Value::DRAW,
-        (None, false, Some(d)) => Value::loss(d),
-        (None, false, None) => Value::loss(0),
-    }
+    best.value()
 }
