@@ -8,7 +8,8 @@ never lose; the exit status is 1 if it did.
     scripts/openspiel-vs-mcts.py --tables DIR [--games 100] [--simulations 1000]
 
 Each game prints one line (result for the bot, turns, seconds); the summary
-gives wins, draws and losses with a 95% interval of the bot's score. The
+gives wins, draws and losses with a 95% interval of the bot's score (the
+interval `solver <game> duel` prints). The
 placement phase goes through the placement search: expect tens of seconds
 for the bot's first moves of a game (the tables are loaded once, about
 10 s), a few minutes a game on two cores.
@@ -46,10 +47,16 @@ def main() -> int:
         help="positions the bot's exact search under the turn limit may visit a move; past it the bot "
         "ranks by the tables' distance to conversion (default: no bound; a move can then take minutes)",
     )
+    parser.add_argument(
+        "--memory",
+        default="outcomes",
+        choices=["mapped", "outcomes", "values"],
+        help="how the tables are held (mill_solver.Tablebases; default outcomes)",
+    )
     args = parser.parse_args()
 
     game = pyspiel.load_game("nine_mens_morris")
-    tables = ms.Tablebases(args.tables, memory="outcomes", threads=args.threads)
+    tables = ms.Tablebases(args.tables, memory=args.memory, threads=args.threads)
     score = {1.0: 0, 0.0: 0, -1.0: 0}
     started = time.time()
     for n in range(args.games):
@@ -71,13 +78,24 @@ def main() -> int:
         )
     games = sum(score.values())
     mean = (score[1.0] + 0.5 * score[0.0]) / games
-    var = (score[1.0] * (1 - mean) ** 2 + score[0.0] * (0.5 - mean) ** 2 + score[-1.0] * mean**2) / games
-    half = 1.96 * math.sqrt(var / games)
+    low, high = score_interval(score[1.0], score[0.0], score[-1.0])
     print(
         f"{games} games in {time.time() - started:.0f} s: {score[1.0]} wins, {score[0.0]} draws, "
-        f"{score[-1.0]} losses for the bot; score {mean:.3f} ± {half:.3f} (95%)"
+        f"{score[-1.0]} losses for the bot; score {mean:.3f} ({low:.3f}-{high:.3f}, 95%)"
     )
     return 1 if score[-1.0] else 0
+
+
+def score_interval(wins: int, draws: int, losses: int, z: float = 1.96) -> tuple:
+    """The 95% interval of a score of 1, 1/2 or 0 points a game, as `solver
+    <game> duel` prints it (mill::duel::score_interval): Agresti and Coull's
+    interval extended to draws, z^2/2 won and z^2/2 lost games added; it
+    does not shrink to a point when every game is won."""
+    n = wins + draws + losses + z * z
+    p = (wins + 0.5 * draws + z * z / 2) / n
+    d = draws / n
+    half = z * math.sqrt(max(p * (1 - p) - d / 4, 0.0) / n)
+    return max(p - half, 0.0), min(p + half, 1.0)
 
 
 if __name__ == "__main__":

@@ -503,46 +503,10 @@ fn files_equal_dense(dense: &LaskerSolution<Nine>, dir: &Path) -> u64 {
 }
 
 /// Burnside's count of the positions of `(w, b)` stones up to the board's
-/// symmetries (the mean over the group of the colourings each symmetry
-/// fixes: each of its cycles one colour), from the symmetries of the
-/// geometry, not from the index's tables.
+/// symmetries, from the symmetries of the geometry, not from the index's
+/// tables.
 fn burnside(w: usize, b: usize) -> u64 {
-    let group = &Nine::geometry().symmetries;
-    let mut fixed_total = 0u64;
-    for perm in group {
-        let mut seen = vec![false; perm.len()];
-        let mut cycles = Vec::new();
-        for start in 0..perm.len() {
-            let mut len = 0;
-            let mut p = start;
-            while !seen[p] {
-                seen[p] = true;
-                p = perm[p] as usize;
-                len += 1;
-            }
-            if len > 0 {
-                cycles.push(len);
-            }
-        }
-        let mut ways = vec![vec![0u64; b + 1]; w + 1];
-        ways[0][0] = 1;
-        for len in cycles {
-            let mut next = ways.clone();
-            for x in 0..=w {
-                for y in 0..=b {
-                    if x + len <= w {
-                        next[x + len][y] += ways[x][y];
-                    }
-                    if y + len <= b {
-                        next[x][y + len] += ways[x][y];
-                    }
-                }
-            }
-            ways = next;
-        }
-        fixed_total += ways[w][b];
-    }
-    fixed_total / group.len() as u64
+    oracle::burnside(&Nine::geometry().symmetries, w, b)
 }
 
 /// The generator on disk equals the dense solution in memory on every

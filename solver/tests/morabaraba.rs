@@ -124,57 +124,12 @@ fn a_full_board_after_placement_is_a_draw() {
     }
 }
 
-/// Orbits of (white set, black set) pairs of `w` and `b` points under a
-/// permutation group, by Burnside's lemma: the mean over the group of the
-/// colourings each permutation fixes (a fixed colouring paints each cycle
-/// in one colour).
-fn burnside(group: &[Vec<u8>], w: usize, b: usize) -> u64 {
-    let mut fixed_total = 0u64;
-    for perm in group {
-        let mut seen = vec![false; perm.len()];
-        let mut cycles = Vec::new();
-        for start in 0..perm.len() {
-            let mut len = 0;
-            let mut p = start;
-            while !seen[p] {
-                seen[p] = true;
-                p = perm[p] as usize;
-                len += 1;
-            }
-            if len > 0 {
-                cycles.push(len);
-            }
-        }
-        // ways[x][y]: colourings of the cycles so far with x white, y black.
-        let mut ways = vec![vec![0u64; b + 1]; w + 1];
-        ways[0][0] = 1;
-        for len in cycles {
-            let mut next = ways.clone();
-            for x in 0..=w {
-                for y in 0..=b {
-                    let n = ways[x][y];
-                    if x + len <= w {
-                        next[x + len][y] += n;
-                    }
-                    if y + len <= b {
-                        next[x][y + len] += n;
-                    }
-                }
-            }
-            ways = next;
-        }
-        fixed_total += ways[w][b];
-    }
-    assert_eq!(fixed_total % group.len() as u64, 0);
-    fixed_total / group.len() as u64
-}
-
 /// The index's positions of subspace `(w, b)` against Burnside's count.
 fn check_burnside(w: usize, b: usize) -> u64 {
     let group = &Morabaraba::geometry().symmetries;
     let sub = Subspace::new(w as u8, b as u8);
     let n = symmetric::positions::<Morabaraba>(sub);
-    assert_eq!(n, burnside(group, w, b), "{sub}");
+    assert_eq!(n, oracle::burnside(group, w, b), "{sub}");
     n
 }
 
@@ -189,7 +144,7 @@ fn index_counts_match_burnside() {
     for w in 0..=N {
         assert_eq!(
             symmetric::classes::<Morabaraba>(w) as u64,
-            burnside(group, w, 0),
+            oracle::burnside(group, w, 0),
             "{w} stones"
         );
     }
@@ -386,7 +341,7 @@ fn full_board_subspace_is_a_draw() {
         }
         // The oracle agrees: a full board has no successor.
         let group = &Morabaraba::geometry().symmetries;
-        assert_eq!(used, burnside(group, 12, 12));
+        assert_eq!(used, oracle::burnside(group, 12, 12));
         let s = state("WBWBWBBWBWBWBWBWBWWBWWBW", 0, [0, 0]);
         assert!(s.successors(&model(true)).is_empty());
     }
@@ -411,7 +366,10 @@ fn cli_generate_stats_verify_probe() {
     assert!(ok, "{out}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let group = &Morabaraba::geometry().symmetries;
-    assert_eq!(v["positions"].as_u64().unwrap(), burnside(group, 3, 3));
+    assert_eq!(
+        v["positions"].as_u64().unwrap(),
+        oracle::burnside(group, 3, 3)
+    );
     let (out, ok) = run(with(&["stats", "--json"]));
     assert!(ok);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();

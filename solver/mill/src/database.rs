@@ -18,7 +18,7 @@ use super::index::{self, Subspace};
 use super::pair::{recompute, BestValue, ExitMissing, MovingPair};
 use super::sector::{Sector, TableId};
 use super::variant::RuleSet;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -251,7 +251,8 @@ pub struct Mismatch {
 /// (a forward pass independent of the retrograde bookkeeping), or with
 /// `sample: Some(n)` those of `n` slots drawn at random (reproducibly).
 /// Returns the number of positions checked and the first mismatches (at
-/// most `limit`).
+/// most `limit`). One subspace alone: to check many, [`SubspaceCheck`]
+/// loads each table once.
 pub fn verify(
     tables: &BTreeMap<Subspace, Table>,
     rules: RuleSet,
@@ -260,57 +261,106 @@ pub fn verify(
     sample: Option<u64>,
     observer: &dyn Observer,
 ) -> Result<(u64, Vec<Mismatch>), DatabaseError> {
-    // Name a missing file where its directory is known (beside any table).
-    let dir = tables
-        .values()
-        .next()
-        .and_then(|t| t.path().parent().map(Path::to_owned))
-        .unwrap_or_default();
-    let need = |s: Subspace| -> Result<&Table, DatabaseError> {
-        tables
-            .get(&s)
-            .ok_or_else(|| missing(&dir, rules, TableId::Moving(s)))
-    };
-    let own = Arc::new(need(sub)?.values()?);
-    let partner = if sub.swapped() == sub {
-        own.clone()
-    } else {
-        Arc::new(need(sub.swapped())?.values()?)
-    };
-    let exit = match sub.exit() {
-        Some(s) => Some(need(s)?.values()?),
-        None => None,
-    };
-    let partner_fn = |slot: u64| partner[slot as usize];
-    let exit_fn = |slot: u64| exit.as_ref().map_or(Value::DRAW, |e| e[slot as usize]);
-    let exit_ref: Option<&(dyn Fn(u64) -> Value + Sync)> = exit.as_ref().map(|_| &exit_fn as _);
-    // The definition, independent of the generator's move bookkeeping:
-    // every move applied and its successor ranked from scratch.
-    let definition = |us, them| {
-        let exit = exit_ref.map(|f| f as _);
-        recompute::<Nine, NineIndex>(rules, us, them, &partner_fn, exit)
-    };
-    let label = format!("verify {sub}");
-    if sample.is_none() {
-        let pair = MovingPair::<Nine, NineIndex, [Value]>::forward(rules, sub, exit.as_deref())
-            .map_err(|ExitMissing(s)| missing(&dir, rules, TableId::Moving(s)))?;
-        return Ok(sweep(
-            &pair, &own, &partner, definition, limit, &label, observer,
-        ));
+    SubspaceCheck::new(tables, rules).verify(sub, &[], limit, sample, observer)
+}
+
+/// The check of many subspaces in turn, each table's values loaded once
+/// and kept while a later subspace reads them: a table is read as its own
+/// values, as its partner's successors and as one subspace's exit, so
+/// checking `W-B` right after `B-W` (the generator's pair order,
+/// [`Subspace::solving_order`]) loads each table once instead of three
+/// times.
+pub struct SubspaceCheck<'a> {
+    tables: &'a BTreeMap<Subspace, Table>,
+    rules: RuleSet,
+    /// Where a missing table is named (beside any table).
+    dir: PathBuf,
+    loaded: HashMap<Subspace, Arc<Vec<Value>>>,
+}
+
+impl<'a> SubspaceCheck<'a> {
+    /// A check of subspaces of `tables`.
+    pub fn new(tables: &'a BTreeMap<Subspace, Table>, rules: RuleSet) -> SubspaceCheck<'a> {
+        let dir = tables
+            .values()
+            .next()
+            .and_then(|t| t.path().parent().map(Path::to_owned))
+            .unwrap_or_default();
+        SubspaceCheck {
+            tables,
+            rules,
+            dir,
+            loaded: HashMap::new(),
+        }
     }
-    let salt = (sub.us as u64) << 40 ^ (sub.them as u64) << 48;
-    Ok(check_slots(
-        sub,
-        sample,
-        salt,
-        limit,
-        &label,
-        observer,
-        |slot, us, them| {
-            let v = definition(us, them);
-            (v != own[slot as usize]).then(|| (own[slot as usize], v))
-        },
-    ))
+
+    /// The values of `s`, loaded once.
+    fn values(&mut self, s: Subspace) -> Result<Arc<Vec<Value>>, DatabaseError> {
+        if let Some(v) = self.loaded.get(&s) {
+            return Ok(v.clone());
+        }
+        let table = self
+            .tables
+            .get(&s)
+            .ok_or_else(|| missing(&self.dir, self.rules, TableId::Moving(s)))?;
+        let v = Arc::new(table.values()?);
+        self.loaded.insert(s, v.clone());
+        Ok(v)
+    }
+
+    /// [`verify`] of `sub`, after dropping the tables that neither `sub`
+    /// nor a subspace of `later` reads.
+    pub fn verify(
+        &mut self,
+        sub: Subspace,
+        later: &[Subspace],
+        limit: usize,
+        sample: Option<u64>,
+        observer: &dyn Observer,
+    ) -> Result<(u64, Vec<Mismatch>), DatabaseError> {
+        let reads = |s: Subspace| [Some(s), Some(s.swapped()), s.exit()];
+        let needed: Vec<Subspace> = std::iter::once(sub)
+            .chain(later.iter().copied())
+            .flat_map(reads)
+            .flatten()
+            .collect();
+        self.loaded.retain(|s, _| needed.contains(s));
+        let own = self.values(sub)?;
+        let partner = self.values(sub.swapped())?;
+        let exit = sub.exit().map(|s| self.values(s)).transpose()?;
+        let exit = exit.as_ref().map(|e| e.as_slice());
+        let (own, partner, rules) = (own.as_slice(), partner.as_slice(), self.rules);
+        let partner_fn = |slot: u64| partner[slot as usize];
+        let exit_fn = |slot: u64| exit.map_or(Value::DRAW, |e| e[slot as usize]);
+        let exit_ref: Option<&(dyn Fn(u64) -> Value + Sync)> = exit.map(|_| &exit_fn as _);
+        // The definition, independent of the generator's move bookkeeping:
+        // every move applied and its successor ranked from scratch.
+        let definition = |us, them| {
+            let exit = exit_ref.map(|f| f as _);
+            recompute::<Nine, NineIndex>(rules, us, them, &partner_fn, exit)
+        };
+        let label = format!("verify {sub}");
+        if sample.is_none() {
+            let pair = MovingPair::<Nine, NineIndex, [Value]>::forward(rules, sub, exit)
+                .map_err(|ExitMissing(s)| missing(&self.dir, rules, TableId::Moving(s)))?;
+            return Ok(sweep(
+                &pair, own, partner, definition, limit, &label, observer,
+            ));
+        }
+        let salt = (sub.us as u64) << 40 ^ (sub.them as u64) << 48;
+        Ok(check_slots(
+            sub,
+            sample,
+            salt,
+            limit,
+            &label,
+            observer,
+            |slot, us, them| {
+                let v = definition(us, them);
+                (v != own[slot as usize]).then(|| (own[slot as usize], v))
+            },
+        ))
+    }
 }
 
 /// One position in this many of a full [`verify`] is also recomputed by

@@ -217,10 +217,8 @@ fn compare(
 
 /// Recompute the stored values of `sector` from its successors' stored
 /// values, all slots or `sample` random ones; returns the positions checked
-/// and the first mismatches (at most `limit`). All slots: the sector is
-/// solved again by the generator's pass and compared slot by slot, one
-/// position in [`DEFINITION_EVERY`] recomputed by the definition too;
-/// sampled: each by the definition ([`recompute`]).
+/// and the first mismatches (at most `limit`). One sector alone: to check
+/// many, [`SectorCheck`] loads each successor table once.
 pub fn verify(
     tables: &Tables,
     dir: &Path,
@@ -230,46 +228,102 @@ pub fn verify(
     sample: Option<u64>,
     observer: &dyn Observer,
 ) -> Result<(u64, Vec<Mismatch>), DatabaseError> {
-    let (moving, placement) = tables;
-    let own = placement
-        .get(&sector)
-        .ok_or_else(|| super::database::missing(dir, rules, TableId::Placement(sector)))?;
-    own.verify()?;
-    let own = Wdl::load(own)?;
-    let mut succ = Successors {
-        dir,
-        rules,
-        moving,
-        loaded: HashMap::new(),
-    };
-    let (plain, removal) = successors(sector, &mut succ, placement)?;
+    SectorCheck::new(tables, dir, rules).verify(sector, &[], limit, sample, observer)
+}
+
+/// The check of many sectors in turn, their successor tables loaded once
+/// and kept while a later sector needs them (as [`generate`] keeps them):
+/// a moving table leads out of two sectors `W-B-1-0`, a placement sector
+/// out of several.
+pub struct SectorCheck<'a> {
+    placement: &'a BTreeMap<Sector, Table>,
+    succ: Successors<'a>,
+}
+
+impl<'a> SectorCheck<'a> {
+    /// A check of sectors of `tables` (scanned from `dir`).
+    pub fn new(tables: &'a Tables, dir: &'a Path, rules: RuleSet) -> SectorCheck<'a> {
+        let (moving, placement) = tables;
+        SectorCheck {
+            placement,
+            succ: Successors {
+                dir,
+                rules,
+                moving,
+                loaded: HashMap::new(),
+            },
+        }
+    }
+
+    /// Recompute the stored values of `sector` from its successors' stored
+    /// values, all slots or `sample` random ones; returns the positions
+    /// checked and the first mismatches (at most `limit`). All slots: the
+    /// sector is solved again by the generator's pass and compared slot by
+    /// slot, one position in [`DEFINITION_EVERY`] recomputed by the
+    /// definition too; sampled: each by the definition ([`recompute`]).
+    /// Successor tables that neither `sector` nor a sector of `later` reads
+    /// are dropped first.
+    pub fn verify(
+        &mut self,
+        sector: Sector,
+        later: &[Sector],
+        limit: usize,
+        sample: Option<u64>,
+        observer: &dyn Observer,
+    ) -> Result<(u64, Vec<Mismatch>), DatabaseError> {
+        let (dir, rules) = (self.succ.dir, self.succ.rules);
+        let own = self
+            .placement
+            .get(&sector)
+            .ok_or_else(|| super::database::missing(dir, rules, TableId::Placement(sector)))?;
+        own.verify()?;
+        let own = Wdl::load(own)?;
+        let keep: Vec<Sector> = std::iter::once(sector)
+            .chain(later.iter().copied())
+            .collect();
+        self.succ.retain(&keep);
+        let (plain, removal) = successors(sector, &mut self.succ, self.placement)?;
+        Ok(check_sector(
+            sector,
+            &own,
+            &plain,
+            removal.as_deref(),
+            limit,
+            sample,
+            observer,
+        ))
+    }
+}
+
+/// [`SectorCheck::verify`] once the tables are loaded: `own` the stored
+/// outcomes, `plain` and `removal` the successor tables.
+fn check_sector(
+    sector: Sector,
+    own: &Wdl,
+    plain: &Wdl,
+    removal: Option<&Wdl>,
+    limit: usize,
+    sample: Option<u64>,
+    observer: &dyn Observer,
+) -> (u64, Vec<Mismatch>) {
     let plain_fn = |slot: u64| plain.get(slot).unwrap_or(Outcome::Draw);
-    let removal_fn = |slot: u64| {
-        removal
-            .as_ref()
-            .and_then(|r| r.get(slot))
-            .unwrap_or(Outcome::Draw)
-    };
+    let removal_fn = |slot: u64| removal.and_then(|r| r.get(slot)).unwrap_or(Outcome::Draw);
     let salt =
         (sector.us as u64) << 40 ^ (sector.them as u64) << 48 ^ (sector.us_hand as u64) << 56;
     let label = format!("verify {sector}");
     let sub = sector.subspace();
     if sample.is_none() {
         observer.start(&label, index::size(sub));
-        let again = placement_pass::solve::<Nine, NineIndex, _, _>(
-            sector,
-            &*plain,
-            removal.as_deref(),
-            observer,
-        );
+        let again =
+            placement_pass::solve::<Nine, NineIndex, _, _>(sector, plain, removal, observer);
         observer.finish();
         let again = Wdl::from_packed(index::size(sub), &again).expect("the pass's own size");
         let definition =
             |us, them| recompute::<Nine, NineIndex>(sector, us, them, &plain_fn, &removal_fn);
-        let bad = compare(sub, &own, &again, definition, limit);
-        return Ok((index::positions(sub), bad));
+        let bad = compare(sub, own, &again, definition, limit);
+        return (index::positions(sub), bad);
     }
-    Ok(check_slots(
+    check_slots(
         sub,
         sample,
         salt,
@@ -281,5 +335,5 @@ pub fn verify(
             let s = own.get(slot).unwrap_or(Outcome::Draw);
             (v != s).then(|| (stored(s), stored(v)))
         },
-    ))
+    )
 }

@@ -36,6 +36,19 @@ impl Subspace {
         Subspace { us, them }
     }
 
+    /// The key that sorts subspaces in the generator's pair order
+    /// ([`crate::database::pairs`]): by stones on the board, then pair by
+    /// pair, `W-B` (`W ≤ B`) before `B-W`. Every subspace a removal leads
+    /// into sorts before it.
+    pub const fn solving_order(self) -> (u8, u8, u8) {
+        let low = if self.us < self.them {
+            self.us
+        } else {
+            self.them
+        };
+        (self.us + self.them, low, self.us)
+    }
+
     /// The subspace of a position.
     pub fn of(us: Bits, them: Bits) -> Subspace {
         Subspace::new(us.count_ones() as u8, them.count_ones() as u8)
@@ -162,6 +175,13 @@ impl Sector {
             }
         }
         out
+    }
+
+    /// The key that sorts sectors in the order [`Sector::all`] lists
+    /// them: by stones in hand, then the mover's hand, then the stones on
+    /// the board. Every table a sector leads into sorts before it.
+    pub const fn solving_order(self) -> (u8, u8, u8, u8) {
+        (self.hands(), self.us_hand, self.us, self.them)
     }
 
     /// The table a placement of the side to move leads into (seen from
@@ -355,8 +375,30 @@ mod tests {
                 if let TableId::Placement(next) = s.after(removal) {
                     let j = all.iter().position(|t| *t == next);
                     assert!(j.is_some_and(|j| j < i), "{s} -> {next}");
+                    assert!(next.solving_order() < s.solving_order(), "{s} -> {next}");
                 }
             }
         }
+        // Subspaces: pair by pair in `pairs`' order, exits before.
+        let mut subs: Vec<Subspace> = crate::database::pairs(18)
+            .into_iter()
+            .flat_map(|p| [p, p.swapped()])
+            .collect();
+        subs.dedup();
+        assert_eq!(subs.len(), 49);
+        let mut sorted = subs.clone();
+        sorted.sort_by_key(|s| s.solving_order());
+        assert_eq!(sorted, subs);
+        for s in &subs {
+            if let Some(e) = s.exit() {
+                assert!(e.solving_order() < s.solving_order(), "{s} -> {e}");
+            }
+        }
+        // `solving_order` sorts a shuffled list back into `all`'s order.
+        let mut shuffled = all.clone();
+        shuffled.sort_by_key(|s| (s.them, s.us_hand, s.us, s.them_hand));
+        assert_ne!(shuffled, all);
+        shuffled.sort_by_key(|s| s.solving_order());
+        assert_eq!(shuffled, all);
     }
 }

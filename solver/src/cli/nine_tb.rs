@@ -385,10 +385,14 @@ pub fn verify(args: VerifyArgs) -> CliResult {
     let band = args.min_stones..=args.job.max_stones;
     let only = !args.subspaces.is_empty() || !args.sectors.is_empty();
     let listed = |s: &Subspace| !only || args.subspaces.contains(s);
-    let chosen: Vec<_> = tables
+    // In the generator's pair order, so that each table is loaded once.
+    let mut chosen: Vec<_> = tables
         .iter()
         .filter(|(s, _)| band.contains(&(s.us + s.them)) && listed(s))
         .collect();
+    chosen.sort_by_key(|(s, _)| s.solving_order());
+    let chosen_subspaces: Vec<Subspace> = chosen.iter().map(|(s, _)| **s).collect();
+    let mut subspace_check = database::SubspaceCheck::new(tables, rules);
     if let Some(missing) = args.subspaces.iter().find(|s| !tables.contains_key(s)) {
         return Err(CliError::from(format!(
             "subspace {missing} is not in {}",
@@ -401,14 +405,17 @@ pub fn verify(args: VerifyArgs) -> CliResult {
             dir.display()
         )));
     }
-    // Sectors by their stones in all, on the board and in hand.
-    let chosen_sectors: Vec<Sector> = sectors
+    // Sectors by their stones in all, on the board and in hand, in the
+    // generator's order (by stones in hand), so that the successor tables
+    // held at once are those the generator held.
+    let mut chosen_sectors: Vec<Sector> = sectors
         .keys()
         .filter(|s| {
             band.contains(&(s.us + s.them + s.hands())) && (!only || args.sectors.contains(s))
         })
         .copied()
         .collect();
+    chosen_sectors.sort_by_key(|s| s.solving_order());
     let per = |size: u64| args.sample.map_or(size, |n| n.min(size));
     let total: u64 = chosen
         .iter()
@@ -421,10 +428,11 @@ pub fn verify(args: VerifyArgs) -> CliResult {
     let progress = Progress::new(args.job.quiet, total, "slots");
     let mut report = Vec::new();
     let mut failures = 0u64;
-    for &(sub, table) in &chosen {
+    for (i, &(sub, table)) in chosen.iter().enumerate() {
         table.verify()?;
+        let later = &chosen_subspaces[i + 1..];
         let (checked, bad) = with_threads(args.job.threads, || {
-            database::verify(tables, rules, *sub, 10, args.sample, &progress)
+            subspace_check.verify(*sub, later, 10, args.sample, &progress)
         })??;
         progress.advance_overall(per(index::size(*sub)));
         failures += bad.len() as u64;
@@ -447,9 +455,11 @@ pub fn verify(args: VerifyArgs) -> CliResult {
             "file": file_name(dir, rules, *sub).display().to_string()}),
         );
     }
-    for &sector in &chosen_sectors {
+    let mut sector_check = placement_tables::SectorCheck::new(&all, dir, rules);
+    for (i, &sector) in chosen_sectors.iter().enumerate() {
+        let later = &chosen_sectors[i + 1..];
         let (checked, bad) = with_threads(args.job.threads, || {
-            placement_tables::verify(&all, dir, rules, sector, 10, args.sample, &progress)
+            sector_check.verify(sector, later, 10, args.sample, &progress)
         })??;
         progress.advance_overall(per(index::size(sector.subspace())));
         failures += bad.len() as u64;

@@ -601,3 +601,48 @@ pub fn solve_moving(rules: &Rules, max: usize) -> Vec<Subspace> {
     }
     solved
 }
+
+/// Orbits of (white set, black set) pairs of `w` and `b` points under a
+/// permutation group, by Burnside's lemma: the mean over the group of the
+/// colourings each permutation fixes (a fixed colouring paints each cycle
+/// in one colour).
+pub fn burnside(group: &[Vec<u8>], w: usize, b: usize) -> u64 {
+    let mut fixed_total = 0u64;
+    for perm in group {
+        let mut seen = vec![false; perm.len()];
+        let mut cycles = Vec::new();
+        for start in 0..perm.len() {
+            let mut len = 0;
+            let mut p = start;
+            while !seen[p] {
+                seen[p] = true;
+                p = perm[p] as usize;
+                len += 1;
+            }
+            if len > 0 {
+                cycles.push(len);
+            }
+        }
+        // ways[x][y]: colourings of the cycles so far with x white, y black.
+        let mut ways = vec![vec![0u64; b + 1]; w + 1];
+        ways[0][0] = 1;
+        for len in cycles {
+            let mut next = ways.clone();
+            for x in 0..=w {
+                for y in 0..=b {
+                    let n = ways[x][y];
+                    if x + len <= w {
+                        next[x + len][y] += n;
+                    }
+                    if y + len <= b {
+                        next[x][y + len] += n;
+                    }
+                }
+            }
+            ways = next;
+        }
+        fixed_total += ways[w][b];
+    }
+    assert_eq!(fixed_total % group.len() as u64, 0);
+    fixed_total / group.len() as u64
+}
