@@ -2,9 +2,9 @@
 # Reproduce Gasser's 1993 result: Nine Men's Morris is a draw, and store
 # the value of every position of the game.
 #
-# 1. Generates all 49 moving-phase subspaces, then every placement sector
-#    (455 sectors: every position with stones in hand) into DIR (default
-#    ./tablebases). Resumable: run it again after an interruption and it
+# 1. Generates all 49 moving-phase subspaces, then (in a second process)
+#    every placement sector (455 sectors: every position with stones in
+#    hand) into DIR (default ./tablebases). Resumable: run it again after an interruption and it
 #    continues with the first table that is not complete on disk.
 #    PLACEMENT=0 builds the moving phase only (the search then answers the
 #    placement phase).
@@ -23,9 +23,14 @@ dir=${1:-tablebases}
 shift || true
 cargo build --release -p solver
 solver=target/release/solver
-placement=(--placement)
-[ "${PLACEMENT:-1}" = 0 ] && placement=()
-"$solver" nine generate --dir "$dir" "${placement[@]}" "$@"
+# The moving phase, then the placement phase in a process of its own: run
+# in the same process after the moving phase, the largest equal-stone
+# sectors (7-7-1-0, 8-8-1-0) took twice their time (docs/results.md, "The
+# placement phase in its own process").
+"$solver" nine generate --dir "$dir" "$@"
+if [ "${PLACEMENT:-1}" != 0 ]; then
+    "$solver" nine generate --dir "$dir" --placement "$@"
+fi
 "$solver" nine stats --dir "$dir"
 case "${VERIFY:-sample}" in
     0) ;;
