@@ -187,3 +187,54 @@ fn search_scores_table_positions_exactly() {
     }
     assert!(checked > 300 && draws > 10, "{checked} {draws}");
 }
+
+/// A search counts the nodes the tables answer (none without tables), and a
+/// match gives each engine its own tables: only the engine with tables hits
+/// them.
+#[test]
+fn table_hits_are_counted_per_engine() {
+    use toguz::selfplay::{play_match_with, EngineSpec, MatchOptions, Openings, RunOptions};
+    let tables = Arc::new(Tables::open(small()).unwrap());
+    // Four stones on the board: every position after the root is in the
+    // tables (at most 4 stones).
+    let starts: Vec<Board> = [
+        "0,0,0,1,0,0,0,2,0/0,1,0,0,0,0,0,0,0 w 79,79 -,-",
+        "1,0,0,0,0,0,0,1,0/0,0,1,0,0,0,0,1,0 w 79,79 -,-",
+    ]
+    .iter()
+    .map(|t| t.parse().unwrap())
+    .collect();
+    let limits = Limits {
+        depth: Some(4),
+        threads: 1,
+        ..Limits::default()
+    };
+    for b in &starts {
+        let mut plain = Engine::new(Config::default());
+        assert_eq!(plain.search(b, &limits, &mut |_| {}).tb_hits, 0);
+        let mut with = Engine::new(Config::default());
+        with.set_tables(Some(tables.clone()));
+        let r = with.search(b, &limits, &mut |_| {});
+        assert!(r.tb_hits > 0 && r.tb_hits <= r.nodes, "{b}: {r:?}");
+    }
+    let mut a: EngineSpec = "full".parse().unwrap();
+    a.tables = Some(tables.clone());
+    let b: EngineSpec = "full".parse().unwrap();
+    let opts = MatchOptions {
+        games: 4,
+        limits_a: limits,
+        limits_b: limits,
+        opening_plies: 0,
+    };
+    let r = play_match_with(
+        &a,
+        &b,
+        &opts,
+        &Openings::Positions(starts),
+        &RunOptions::default(),
+        &mut |_| {},
+    );
+    assert_eq!(r.games, 4);
+    assert!(r.tb_hits[0] > 0 && r.tb_games[0] >= 2, "{r:?}");
+    assert_eq!((r.tb_hits[1], r.tb_games[1]), (0, 0));
+}

@@ -89,3 +89,41 @@ fn position_text_round_trips_on_game_positions() {
     }
     assert!(checked > 10_000);
 }
+
+/// `selfplay::record_endgames` (the endgame suites of `toguz match
+/// --opening-stones`) against a plain walk of each game: the first
+/// position with at most N stones on the board, before its move is made.
+#[test]
+fn endgame_starts_are_each_games_first_position_under_the_stone_limit() {
+    let Some(text) = record() else { return };
+    let games = pgn::parse(&text).expect("record parses");
+    for limit in [162, 40, 20, 12] {
+        let mut want = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for g in &games {
+            let mut b = Board::start();
+            for m in g.moves.iter().map(Some).chain([None]) {
+                if b.outcome().is_some() {
+                    break;
+                }
+                if b.stones_on_board() <= limit {
+                    if seen.insert(b.hash()) {
+                        want.push(b);
+                    }
+                    break;
+                }
+                let Some(m) = m else { break };
+                let hole = m.as_bytes()[0] - b'0';
+                b.make(hole - 1);
+            }
+        }
+        let got = toguz::selfplay::record_endgames(&games, limit);
+        assert_eq!(got.len(), want.len(), "limit {limit}");
+        assert!(got == want, "limit {limit}");
+        if limit == 162 {
+            assert!(got == vec![Board::start()]);
+        } else {
+            assert!(!got.is_empty() && got.iter().all(|b| b.stones_on_board() <= limit));
+        }
+    }
+}

@@ -130,6 +130,13 @@ pub enum Command {
         /// Learned weights file for engine B.
         #[arg(long)]
         b_weights: Option<std::path::PathBuf>,
+        /// Endgame share tables for engine A (a directory of `solver toguz
+        /// generate`; default: none, whatever `./toguz-tables` holds).
+        #[arg(long, value_name = "DIR")]
+        a_tables: Option<std::path::PathBuf>,
+        /// Endgame share tables for engine B.
+        #[arg(long, value_name = "DIR")]
+        b_tables: Option<std::path::PathBuf>,
         /// Number of games (each opening is played with both colours).
         #[arg(long, default_value_t = 100)]
         games: usize,
@@ -164,6 +171,16 @@ pub enum Command {
         /// Plies of the openings (default 8 from records, 4 random).
         #[arg(long)]
         opening_plies: Option<u32>,
+        /// Start instead from endgames of the record file: in each game the
+        /// first position with at most N stones on the board (where the
+        /// endgame share tables matter).
+        #[arg(
+            long,
+            value_name = "N",
+            requires = "openings",
+            conflicts_with = "opening_plies"
+        )]
+        opening_stones: Option<u32>,
         /// Games played at once (default: one per core with node or depth
         /// limits, 1 with time limits).
         #[arg(long)]
@@ -424,6 +441,8 @@ pub fn run(args: Args) -> CliResult {
             b,
             a_weights,
             b_weights,
+            a_tables,
+            b_tables,
             games,
             nodes,
             depth,
@@ -434,6 +453,7 @@ pub fn run(args: Args) -> CliResult {
             clock,
             openings,
             opening_plies,
+            opening_stones,
             jobs,
             sprt,
             elo0,
@@ -461,17 +481,48 @@ pub fn run(args: Args) -> CliResult {
                 la
             };
             let clock = clock.map(|c| c.parse::<Clock>()).transpose()?;
-            let spec = |text: &str, weights: Option<&std::path::Path>, which: &str| {
+            let spec = |text: &str,
+                        weights: Option<&std::path::Path>,
+                        tables: Option<&std::path::Path>,
+                        which: &str| {
                 let mut s: EngineSpec = text.parse().map_err(|e| format!("--{which}: {e}"))?;
                 if let Some(p) = weights {
                     s.config.learned = Some(Weights(LinearEval::load(p)?));
                     s.name = format!("{}[{}]", s.name, p.display());
                 }
-                Ok::<EngineSpec, String>(s)
+                if let Some(dir) = tables {
+                    if s.exec.is_some() {
+                        return Err(CliError::from(format!(
+                            "--{which}-tables: an external engine is given its tables by its own options"
+                        )));
+                    }
+                    let t = toguz::egtb::Tables::open(dir)?;
+                    s.name = format!("{}[tables {}]", s.name, t.max_stones());
+                    s.tables = Some(std::sync::Arc::new(t));
+                }
+                Ok::<EngineSpec, CliError>(s)
             };
-            let a = spec(&a, a_weights.as_deref(), "a")?;
-            let b = spec(&b, b_weights.as_deref(), "b")?;
+            let a = spec(&a, a_weights.as_deref(), a_tables.as_deref(), "a")?;
+            let b = spec(&b, b_weights.as_deref(), b_tables.as_deref(), "b")?;
             let (openings, plies) = match &openings {
+                Some(file) if opening_stones.is_some() => {
+                    let stones = opening_stones.unwrap_or_default();
+                    let p = selfplay::record_endgames(&read_games(file)?, stones);
+                    if p.is_empty() {
+                        return Err(CliError::from(format!(
+                            "{}: no game reaches a position with at most {stones} stones on the board",
+                            file.display()
+                        )));
+                    }
+                    if !quiet {
+                        eprintln!(
+                            "{} distinct endgames with at most {stones} stones on the board: at most {} games",
+                            p.len(),
+                            p.len() * 2
+                        );
+                    }
+                    (Openings::Positions(p), 0)
+                }
                 Some(file) => {
                     let plies = opening_plies.unwrap_or(8);
                     let p = selfplay::record_openings(&read_games(file)?, plies as usize);
@@ -1139,8 +1190,17 @@ fn run_match(m: MatchArgs) -> CliResult {
     }
     let per_move = |s: usize| {
         let mv = r.moves[s].max(1) as f64;
+        let tables = if r.tb_hits[s] > 0 {
+            format!(
+                ", {:.0} table hits per move, tables hit in {} games",
+                r.tb_hits[s] as f64 / mv,
+                r.tb_games[s]
+            )
+        } else {
+            String::new()
+        };
         format!(
-            "{:.0} nodes, depth {:.1}, {:.1} ms per move",
+            "{:.0} nodes, depth {:.1}, {:.1} ms per move{tables}",
             r.nodes[s] as f64 / mv,
             r.depth_sum[s] as f64 / mv,
             1000.0 * r.seconds[s] / mv

@@ -235,11 +235,12 @@ pub fn info_lines(it: &Iteration) -> Vec<String> {
     let one = |k: usize, score: i32, pv: &[u8]| {
         let pv: Vec<String> = pv.iter().map(|m| m.to_string()).collect();
         format!(
-            "info depth {} score {} nodes {} nps {} time {} multipv {} pv {}",
+            "info depth {} score {} nodes {} nps {} tbhits {} time {} multipv {} pv {}",
             it.depth,
             score_field(score),
             it.nodes,
             nps,
+            it.tb_hits,
             it.millis,
             k,
             pv.join(" ")

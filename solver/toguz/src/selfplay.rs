@@ -7,6 +7,7 @@
 //! per game.
 
 use super::board::{Board, Side};
+use super::egtb::Tables;
 use super::eval::EvalParams;
 use super::external::{ExternalEngine, ExternalError};
 use super::ladder::{self, Sprt};
@@ -15,10 +16,11 @@ use super::pgn;
 use super::search::{Config, Engine, Features, Limits, Weights};
 use rayon::prelude::*;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// An engine set-up with its name (e.g. `full-tt`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct EngineSpec {
     /// The text it was parsed from.
     pub name: String,
@@ -27,6 +29,9 @@ pub struct EngineSpec {
     /// Another program speaking the engine protocol: the program and its
     /// arguments (`exec:PATH ARGS`).
     pub exec: Option<Vec<String>>,
+    /// Endgame share tables this build's engine probes (none by default;
+    /// `--a-tables` / `--b-tables` of `solver toguz match`).
+    pub tables: Option<Arc<Tables>>,
 }
 
 /// Why an engine spec was rejected.
@@ -66,6 +71,7 @@ impl FromStr for EngineSpec {
                 name: s.to_string(),
                 config: Config::default(),
                 exec: Some(argv),
+                tables: None,
             });
         }
         let split = s.find(['-', '+']).unwrap_or(s.len());
@@ -141,6 +147,7 @@ impl FromStr for EngineSpec {
             name: s.to_string(),
             config,
             exec: None,
+            tables: None,
         })
     }
 }
@@ -273,6 +280,12 @@ pub struct MatchResult {
     pub depth_sum: [u64; 2],
     /// Moves searched by A and by B.
     pub moves: [u64; 2],
+    /// Search nodes answered by the endgame share tables, A and B (this
+    /// build's engines; 0 for an external engine).
+    pub tb_hits: [u64; 2],
+    /// Games in which some move of A's or B's search was answered by its
+    /// tables.
+    pub tb_games: [usize; 2],
 }
 
 /// Distinct openings: `plies` pseudo-random legal moves from the start
@@ -328,6 +341,32 @@ pub fn record_openings(games: &[pgn::Game], plies: usize) -> Vec<Board> {
     out
 }
 
+/// Distinct endgame starts: in each recorded game (that replays), the first
+/// position with at most `stones` stones on the board and the game not
+/// over, in file order. A suite for what the endgame share tables change.
+pub fn record_endgames(games: &[pgn::Game], stones: u32) -> Vec<Board> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for g in games.iter().filter(|g| pgn::replay(g).is_ok()) {
+        let mut short = g.clone();
+        short.result = None;
+        for plies in 0..=g.moves.len() {
+            short.moves = g.moves[..plies].to_vec();
+            let Ok(r) = pgn::replay(&short) else { break };
+            if r.outcome.is_some() {
+                break;
+            }
+            if r.board.stones_on_board() <= stones {
+                if seen.insert(r.board.hash()) {
+                    out.push(r.board);
+                }
+                break;
+            }
+        }
+    }
+    out
+}
+
 /// One game's record.
 #[derive(Clone, Debug, Default)]
 struct GameRecord {
@@ -342,6 +381,7 @@ struct GameRecord {
     seconds: [f64; 2],
     depth_sum: [u64; 2],
     moves: [u64; 2],
+    tb_hits: [u64; 2],
 }
 
 /// A player of one game: this build's engine or another process.
@@ -353,7 +393,11 @@ enum Player {
 impl Player {
     fn new(spec: &EngineSpec) -> Result<Player, ExternalError> {
         Ok(match &spec.exec {
-            None => Player::Internal(Box::new(Engine::new(spec.config))),
+            None => {
+                let mut e = Engine::new(spec.config);
+                e.set_tables(spec.tables.clone());
+                Player::Internal(Box::new(e))
+            }
             Some(argv) => {
                 let mut e = ExternalEngine::start(argv)?;
                 e.new_game()?;
@@ -423,6 +467,7 @@ fn play_game(
         let (best, nodes, depth) = match &mut engines[who] {
             Player::Internal(e) => {
                 let r = e.search(&board, &l, &mut |_| {});
+                rec.tb_hits[who] += r.tb_hits;
                 (r.best, r.nodes, r.depth)
             }
             Player::External(e) => {
@@ -582,6 +627,8 @@ fn summarise(
         seconds: [0.0, 0.0],
         depth_sum: [0, 0],
         moves: [0, 0],
+        tb_hits: [0, 0],
+        tb_games: [0, 0],
     };
     let mut diff = 0i64;
     for g in records {
@@ -612,6 +659,8 @@ fn summarise(
             r.seconds[s] += g.seconds[s];
             r.depth_sum[s] += g.depth_sum[s];
             r.moves[s] += g.moves[s];
+            r.tb_hits[s] += g.tb_hits[s];
+            r.tb_games[s] += usize::from(g.tb_hits[s] > 0);
         }
     }
     let g = records.len().max(1) as f64;

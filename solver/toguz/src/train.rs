@@ -517,11 +517,13 @@ mod tests {
                 ..material
             },
             exec: None,
+            tables: None,
         };
         let b = EngineSpec {
             name: "material".into(),
             config: material,
             exec: None,
+            tables: None,
         };
         let limits = Limits {
             nodes: Some(2000),

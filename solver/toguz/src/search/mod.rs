@@ -175,6 +175,8 @@ pub struct Iteration {
     pub nodes: u64,
     /// Nodes searched so far by the main thread alone.
     pub main_nodes: u64,
+    /// Nodes answered by the endgame share tables so far (all threads).
+    pub tb_hits: u64,
     /// Elapsed milliseconds.
     pub millis: u64,
     /// The root moves searched, best first (one line without multi-PV;
@@ -200,6 +202,8 @@ pub struct SearchResult {
     pub seconds: f64,
     /// Nodes per second.
     pub nps: f64,
+    /// Nodes whose value came from the endgame share tables (all threads).
+    pub tb_hits: u64,
     /// Every completed iteration.
     pub iterations: Vec<Iteration>,
     /// Exact game result when the endgame solver finished.
@@ -213,6 +217,8 @@ pub struct SearchResult {
 pub(crate) struct Shared {
     stop: AtomicBool,
     pub(crate) nodes: AtomicU64,
+    /// Nodes answered by the endgame share tables.
+    pub(crate) tb_hits: AtomicU64,
     /// Set from outside ([`Engine::stop_flag`]) to end the search.
     abort: Arc<AtomicBool>,
     deadline: Option<Instant>,
@@ -362,6 +368,7 @@ impl Engine {
             nodes: 0,
             seconds: 0.0,
             nps: 0.0,
+            tb_hits: 0,
             iterations: Vec::new(),
             exact: None,
             lines: Vec::new(),
@@ -383,6 +390,7 @@ impl Engine {
             stop: AtomicBool::new(false),
             abort: self.abort.clone(),
             nodes: AtomicU64::new(0),
+            tb_hits: AtomicU64::new(0),
             deadline: limits.time.map(|t| start + t),
             node_limit: limits.nodes,
             busy: (limits.threads > 1)
@@ -442,6 +450,7 @@ impl Engine {
                     pv: lines[0].pv.clone(),
                     nodes: shared.nodes.load(Relaxed),
                     main_nodes: w.nodes,
+                    tb_hits: shared.tb_hits.load(Relaxed),
                     millis: start.elapsed().as_millis() as u64,
                     lines,
                 };
@@ -490,6 +499,7 @@ impl Engine {
         result.nodes = shared.nodes.load(Relaxed);
         result.seconds = elapsed;
         result.nps = result.nodes as f64 / elapsed.max(1e-9);
+        result.tb_hits = shared.tb_hits.load(Relaxed);
         if let Some(last) = result.iterations.last() {
             result.score = last.score;
             result.pv = last.pv.clone();

@@ -15,12 +15,14 @@ impl Worker<'_> {
     /// The exact score of `b` from the tables, if they cover it (a damaged
     /// table file is treated as absent).
     #[inline]
-    pub(crate) fn probe_tables(&self, b: &Board) -> Option<i32> {
+    pub(crate) fn probe_tables(&mut self, b: &Board) -> Option<i32> {
         let tables = self.shared.tables.as_deref()?;
         if b.stones_on_board() > u32::from(tables.max_stones()) {
             return None;
         }
-        Some(match tables.result(b).ok()?? {
+        let result = tables.result(b).ok()??;
+        self.tb_hits += 1;
+        Some(match result {
             GameResult::Win => TB_WIN,
             GameResult::Draw => 0,
             GameResult::Loss => -TB_WIN,

@@ -29,6 +29,8 @@ pub(crate) struct Worker<'a> {
     lmr_from: usize,
     pub(crate) nodes: u64,
     flushed: u64,
+    /// Nodes answered by the endgame share tables (not yet flushed: all).
+    pub(crate) tb_hits: u64,
     pub(crate) stopped: bool,
     /// Root moves (bit per hole) left out of the next root search: the
     /// lines already found by a multi-PV iteration.
@@ -79,6 +81,7 @@ impl<'a> Worker<'a> {
             lmr_from: config.lmr_from as usize,
             nodes: 0,
             flushed: 0,
+            tb_hits: 0,
             stopped: false,
             root_exclude: 0,
             killers: [[u8::MAX; 2]; MAX_PLY],
@@ -124,6 +127,8 @@ impl<'a> Worker<'a> {
             .nodes
             .fetch_add(self.nodes - self.flushed, Relaxed);
         self.flushed = self.nodes;
+        self.shared.tb_hits.fetch_add(self.tb_hits, Relaxed);
+        self.tb_hits = 0;
     }
 
     /// Search the root to `depth`; returns the score, or `None` if stopped.
