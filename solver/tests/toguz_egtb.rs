@@ -230,11 +230,29 @@ fn table_hits_are_counted_per_engine() {
         &a,
         &b,
         &opts,
-        &Openings::Positions(starts),
+        &Openings::Positions(starts.clone()),
         &RunOptions::default(),
         &mut |_| {},
     );
     assert_eq!(r.games, 4);
     assert!(r.tb_hits[0] > 0 && r.tb_games[0] >= 2, "{r:?}");
     assert_eq!((r.tb_hits[1], r.tb_games[1]), (0, 0));
+    // The same through the engine protocol: the tables by `setoption name
+    // Tables`, the hits from the `tbhits` of its `info` lines.
+    let mut x: EngineSpec = format!("exec:{} toguz engine", env!("CARGO_BIN_EXE_solver"))
+        .parse()
+        .unwrap();
+    x.exec_options
+        .push(("Tables".into(), small().display().to_string()));
+    let r = play_match_with(
+        &x,
+        &b,
+        &opts,
+        &Openings::Positions(starts),
+        &RunOptions::default(),
+        &mut |_| {},
+    );
+    assert_eq!(r.engine_errors, [0, 0], "{r:?}");
+    assert!(r.tb_hits[0] > 0 && r.tb_games[0] >= 2, "{r:?}");
+    assert_eq!(r.tb_hits[1], 0);
 }

@@ -131,7 +131,8 @@ pub enum Command {
         #[arg(long)]
         b_weights: Option<std::path::PathBuf>,
         /// Endgame share tables for engine A (a directory of `solver toguz
-        /// generate`; default: none, whatever `./toguz-tables` holds).
+        /// generate`; default: none, whatever `./toguz-tables` holds). An
+        /// external engine gets `setoption name Tables value DIR`.
         #[arg(long, value_name = "DIR")]
         a_tables: Option<std::path::PathBuf>,
         /// Endgame share tables for engine B.
@@ -491,12 +492,17 @@ pub fn run(args: Args) -> CliResult {
                     s.name = format!("{}[{}]", s.name, p.display());
                 }
                 if let Some(dir) = tables {
-                    if s.exec.is_some() {
-                        return Err(CliError::from(format!(
-                            "--{which}-tables: an external engine is given its tables by its own options"
-                        )));
-                    }
                     let t = toguz::egtb::Tables::open(dir)?;
+                    if s.exec.is_some() {
+                        // The engine opens them itself (the protocol's
+                        // `Tables` option); opened here only to check them.
+                        let path = std::path::absolute(dir)
+                            .map_err(|e| CliError::from(format!("{}: {e}", dir.display())))?;
+                        s.exec_options
+                            .push(("Tables".into(), path.display().to_string()));
+                        s.name = format!("{}[tables {}]", s.name, t.max_stones());
+                        return Ok(s);
+                    }
                     s.name = format!("{}[tables {}]", s.name, t.max_stones());
                     s.tables = Some(std::sync::Arc::new(t));
                 }

@@ -61,6 +61,8 @@ pub struct Answer {
     pub nodes: u64,
     /// Score of the last `info` line in centi-stones (mate as ±30000 − N).
     pub score: Option<i32>,
+    /// Table hits (`tbhits`) of the last `info` line (0 if none).
+    pub tb_hits: u64,
 }
 
 /// A running engine process.
@@ -197,6 +199,7 @@ impl ExternalEngine {
             depth: 0,
             nodes: 0,
             score: None,
+            tb_hits: 0,
         };
         loop {
             let l = self.line(deadline, "bestmove")?;
@@ -225,7 +228,7 @@ impl ExternalEngine {
     }
 }
 
-/// Take depth, nodes and score from an `info` line.
+/// Take depth, nodes, table hits and score from an `info` line.
 fn read_info(words: &[&str], answer: &mut Answer) {
     let mut i = 1;
     while i + 1 < words.len() {
@@ -238,6 +241,11 @@ fn read_info(words: &[&str], answer: &mut Answer) {
             "nodes" => {
                 if let Ok(n) = words[i + 1].parse() {
                     answer.nodes = n;
+                }
+            }
+            "tbhits" => {
+                if let Ok(n) = words[i + 1].parse() {
+                    answer.tb_hits = n;
                 }
             }
             "score" if i + 2 < words.len() => {
@@ -300,9 +308,13 @@ mod tests {
             depth: 0,
             nodes: 0,
             score: None,
+            tb_hits: 0,
         };
-        let l = "info depth 7 score mate -3 nodes 1234 nps 10 time 5 multipv 1 pv 1 2";
+        let l = "info depth 7 score mate -3 nodes 1234 nps 10 tbhits 17 time 5 multipv 1 pv 1 2";
         read_info(&l.split_whitespace().collect::<Vec<_>>(), &mut a);
-        assert_eq!((a.depth, a.nodes, a.score), (7, 1234, Some(-30_000 + 3)));
+        assert_eq!(
+            (a.depth, a.nodes, a.score, a.tb_hits),
+            (7, 1234, Some(-30_000 + 3), 17)
+        );
     }
 }

@@ -32,6 +32,9 @@ pub struct EngineSpec {
     /// Endgame share tables this build's engine probes (none by default;
     /// `--a-tables` / `--b-tables` of `solver toguz match`).
     pub tables: Option<Arc<Tables>>,
+    /// Options sent to an external engine after its handshake
+    /// (`setoption name N value V`), e.g. `Tables` and a directory.
+    pub exec_options: Vec<(String, String)>,
 }
 
 /// Why an engine spec was rejected.
@@ -72,6 +75,7 @@ impl FromStr for EngineSpec {
                 config: Config::default(),
                 exec: Some(argv),
                 tables: None,
+                exec_options: Vec::new(),
             });
         }
         let split = s.find(['-', '+']).unwrap_or(s.len());
@@ -148,6 +152,7 @@ impl FromStr for EngineSpec {
             config,
             exec: None,
             tables: None,
+            exec_options: Vec::new(),
         })
     }
 }
@@ -280,8 +285,8 @@ pub struct MatchResult {
     pub depth_sum: [u64; 2],
     /// Moves searched by A and by B.
     pub moves: [u64; 2],
-    /// Search nodes answered by the endgame share tables, A and B (this
-    /// build's engines; 0 for an external engine).
+    /// Search nodes answered by the endgame share tables, A and B (an
+    /// external engine's from the `tbhits` of its last `info` line).
     pub tb_hits: [u64; 2],
     /// Games in which some move of A's or B's search was answered by its
     /// tables.
@@ -400,6 +405,9 @@ impl Player {
             }
             Some(argv) => {
                 let mut e = ExternalEngine::start(argv)?;
+                for (name, value) in &spec.exec_options {
+                    e.set_option(name, value)?;
+                }
                 e.new_game()?;
                 Player::External(Box::new(e))
             }
@@ -486,7 +494,10 @@ fn play_game(
                         .map_or(Duration::from_secs(120), |t| t * 2 + Duration::from_secs(5)),
                 };
                 match e.go(start, &played, &go, timeout) {
-                    Ok(ans) => (ans.best, ans.nodes, ans.depth),
+                    Ok(ans) => {
+                        rec.tb_hits[who] += ans.tb_hits;
+                        (ans.best, ans.nodes, ans.depth)
+                    }
                     Err(err) => {
                         rec.failed = Some((who, err.to_string()));
                         break;

@@ -518,12 +518,14 @@ mod tests {
             },
             exec: None,
             tables: None,
+            exec_options: Vec::new(),
         };
         let b = EngineSpec {
             name: "material".into(),
             config: material,
             exec: None,
             tables: None,
+            exec_options: Vec::new(),
         };
         let limits = Limits {
             nodes: Some(2000),
