@@ -54,6 +54,24 @@ fn plan(game: &str, size: &[&str]) -> Vec<Json> {
     );
     let plan: Json = serde_json::from_slice(&out.stdout).unwrap();
     let jobs = plan["jobs"].as_array().unwrap().clone();
+    let mut wave_of = BTreeMap::new();
+    for job in &jobs {
+        // A job's wave is one more than the latest wave it reads.
+        let wave = job["wave"].as_u64().unwrap();
+        let after = job["inputs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| wave_of[i.as_str().unwrap()] + 1)
+            .max()
+            .unwrap_or(0);
+        assert_eq!(wave, after, "{game}: the wave of {}", job["key"]);
+        wave_of.insert(job["key"].as_str().unwrap().to_string(), wave);
+    }
+    assert_eq!(
+        plan["waves"].as_u64().unwrap(),
+        wave_of.values().max().unwrap() + 1
+    );
     let mut before = BTreeSet::new();
     let mut written = BTreeSet::new();
     for job in &jobs {
@@ -72,6 +90,36 @@ fn plan(game: &str, size: &[&str]) -> Vec<Json> {
         assert!(job["cpu_seconds"].as_f64().unwrap() >= 0.0);
     }
     jobs
+}
+
+/// `plan --progress DIR` once the first `done` jobs of the plan have run
+/// into `dir`: those jobs done, the next one named, their slots counted.
+fn assert_progress(game: &str, size: &[&str], dir: &Path, jobs: &[Json], done: usize) {
+    let mut args = vec![game, "plan", "--json", "--progress", dir.to_str().unwrap()];
+    args.extend(size);
+    let out = solver(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let plan: Json = serde_json::from_slice(&out.stdout).unwrap();
+    let progress = &plan["progress"];
+    assert_eq!(progress["jobs_done"], done, "{game}: jobs done");
+    let slots: u64 = jobs[..done]
+        .iter()
+        .map(|j| j["slots"].as_u64().unwrap())
+        .sum();
+    assert_eq!(progress["slots_done"], slots, "{game}: slots done");
+    let next = jobs.get(done).map(|j| j["key"].clone());
+    assert_eq!(
+        progress["next"],
+        next.unwrap_or(Json::Null),
+        "{game}: next job"
+    );
+    for (i, job) in plan["jobs"].as_array().unwrap().iter().enumerate() {
+        assert_eq!(job["done"], i < done, "{game}: job {}", job["key"]);
+    }
 }
 
 /// Run every job of the plan with `generate --only` into one directory, a
@@ -95,7 +143,10 @@ fn jobs_equal_generate(game: &str, size: &[&str]) {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    for job in &jobs {
+    for (done, job) in jobs.iter().enumerate() {
+        if done == jobs.len() / 2 {
+            assert_progress(game, size, &only, &jobs, done);
+        }
         let key = job["key"].as_str().unwrap();
         let mut args = vec![game, "generate", "--quiet", "--dir", only.to_str().unwrap()];
         args.extend(size);
@@ -114,6 +165,7 @@ fn jobs_equal_generate(game: &str, size: &[&str]) {
             );
         }
     }
+    assert_progress(game, size, &only, &jobs, jobs.len());
     let (a, b) = (files(&plain), files(&only));
     assert_eq!(
         a.keys().collect::<Vec<_>>(),

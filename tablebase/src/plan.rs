@@ -160,6 +160,86 @@ impl<K> Plan<K> {
         Ok(job)
     }
 
+    /// The wave of every job, in plan order: 0 for a job that reads
+    /// nothing, else one more than the latest wave it reads. Jobs of one
+    /// wave never read each other, so a scheduler may run them at once;
+    /// the number of waves bounds a run's length on any number of
+    /// machines from below. Inputs that are not earlier jobs (a plan that
+    /// fails [`check`](Self::check)) are ignored.
+    pub fn waves(&self) -> Vec<usize> {
+        let mut wave_of: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut waves = Vec::with_capacity(self.jobs.len());
+        for job in &self.jobs {
+            let wave = job
+                .inputs
+                .iter()
+                .filter_map(|i| wave_of.get(i.as_str()))
+                .map(|w| w + 1)
+                .max()
+                .unwrap_or(0);
+            wave_of.insert(job.key.as_str(), wave);
+            waves.push(wave);
+        }
+        waves
+    }
+
+    /// The estimated CPU seconds of the costliest chain of jobs, each
+    /// reading the one before: a run's wall time on any number of
+    /// machines, one thread a job, is at least this.
+    pub fn critical_path(&self) -> f64 {
+        let mut finish: BTreeMap<&str, f64> = BTreeMap::new();
+        let mut longest = 0.0f64;
+        for job in &self.jobs {
+            let start = job
+                .inputs
+                .iter()
+                .filter_map(|i| finish.get(i.as_str()))
+                .fold(0.0f64, |a, &b| a.max(b));
+            let end = start + job.cpu_seconds;
+            finish.insert(job.key.as_str(), end);
+            longest = longest.max(end);
+        }
+        longest
+    }
+
+    /// How far a run writing into `dir` has got: a job is done when every
+    /// file it writes is there (the generators write each file under a
+    /// temporary name and rename it when complete, so a file present is a
+    /// file finished).
+    pub fn progress(&self, dir: &Path) -> Progress {
+        let done: Vec<bool> = self
+            .jobs
+            .iter()
+            .map(|j| j.outputs.iter().all(|o| dir.join(o).is_file()))
+            .collect();
+        let waves = self.waves();
+        let wave_count = waves.iter().max().map_or(0, |w| w + 1);
+        let mut wave_open = vec![false; wave_count];
+        for (w, d) in waves.iter().zip(&done) {
+            wave_open[*w] |= !d;
+        }
+        let mut p = Progress {
+            jobs_done: 0,
+            slots_done: 0,
+            slots: 0,
+            cpu_seconds_left: 0.0,
+            waves: wave_count,
+            waves_done: wave_open.iter().filter(|open| !**open).count(),
+            next: done.iter().position(|d| !d),
+            done,
+        };
+        for (job, d) in self.jobs.iter().zip(&p.done) {
+            p.slots += job.slots;
+            if *d {
+                p.jobs_done += 1;
+                p.slots_done += job.slots;
+            } else {
+                p.cpu_seconds_left += job.cpu_seconds;
+            }
+        }
+        p
+    }
+
     /// Total estimated CPU seconds and the largest peak memory of a job.
     pub fn totals(&self) -> (f64, u64) {
         (
@@ -167,6 +247,28 @@ impl<K> Plan<K> {
             self.jobs.iter().map(|j| j.memory).max().unwrap_or(0),
         )
     }
+}
+
+/// A run's progress over a plan ([`Plan::progress`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Progress {
+    /// For every job in plan order: are all its files in the directory?
+    pub done: Vec<bool>,
+    /// Jobs done.
+    pub jobs_done: usize,
+    /// Slots of the jobs done.
+    pub slots_done: u64,
+    /// Slots of the whole plan.
+    pub slots: u64,
+    /// Estimated CPU seconds of the jobs not done.
+    pub cpu_seconds_left: f64,
+    /// Waves of the plan ([`Plan::waves`]).
+    pub waves: usize,
+    /// Waves whose every job is done.
+    pub waves_done: usize,
+    /// The first job not done, in plan order (the one a plain resumed
+    /// `generate` solves next).
+    pub next: Option<usize>,
 }
 
 #[cfg(test)]
@@ -229,6 +331,54 @@ mod tests {
             p.ready("c", &dir),
             Err(PlanError::UnknownKey { .. })
         ));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn waves_follow_the_longest_chain_of_inputs() {
+        // a → b → d and a → c: b and c are one wave, d the next.
+        let p = plan(vec![
+            job("a", &[], &["a.tb"]),
+            job("b", &["a"], &["b.tb"]),
+            job("c", &["a"], &["c.tb"]),
+            job("e", &[], &["e.tb"]),
+            job("d", &["b", "e"], &["d.tb"]),
+        ]);
+        assert_eq!(p.waves(), vec![0, 1, 1, 0, 2]);
+        // Every job 1 s: the chain a → b → d is the longest.
+        assert_eq!(p.critical_path(), 3.0);
+    }
+
+    #[test]
+    fn progress_counts_the_jobs_whose_files_are_all_there() {
+        let dir = std::env::temp_dir().join(format!("plan-progress-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut p = plan(vec![
+            job("a", &[], &["a1.tb", "a2.tb"]),
+            job("b", &["a"], &["b.tb"]),
+            job("c", &["a"], &["c.tb"]),
+        ]);
+        p.jobs[2].slots = 5;
+        p.jobs[2].cpu_seconds = 7.0;
+        let empty = p.progress(&dir);
+        assert_eq!(
+            (empty.jobs_done, empty.waves_done, empty.next),
+            (0, 0, Some(0))
+        );
+        assert_eq!((empty.slots, empty.cpu_seconds_left), (7, 9.0));
+        // One file of two is not a job done.
+        std::fs::write(dir.join("a1.tb"), b"").unwrap();
+        assert_eq!(p.progress(&dir).jobs_done, 0);
+        std::fs::write(dir.join("a2.tb"), b"").unwrap();
+        std::fs::write(dir.join("c.tb"), b"").unwrap();
+        let some = p.progress(&dir);
+        assert_eq!(some.done, vec![true, false, true]);
+        assert_eq!((some.jobs_done, some.slots_done), (2, 6));
+        assert_eq!((some.waves, some.waves_done, some.next), (2, 1, Some(1)));
+        assert_eq!(some.cpu_seconds_left, 1.0);
+        std::fs::write(dir.join("b.tb"), b"").unwrap();
+        let all = p.progress(&dir);
+        assert_eq!((all.jobs_done, all.waves_done, all.next), (3, 2, None));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

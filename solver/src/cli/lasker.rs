@@ -75,6 +75,8 @@ pub enum Command {
     Plan {
         #[command(flatten)]
         common: Common,
+        #[command(flatten)]
+        progress: super::plan::ProgressArgs,
     },
     /// Per-sector counts (positions, wins, draws, losses, longest win to
     /// conversion, bytes) of a directory.
@@ -121,9 +123,15 @@ pub fn run(args: Args) -> CliResult {
             Some(key) => generate_only(&tables, threads, quiet, key),
             None => generate(&tables, threads, quiet),
         },
-        Command::Plan { common } => {
+        Command::Plan { common, progress } => {
             let plan = mill::plan::lasker(rules(&common));
-            super::plan::print("lasker", &six::common_options(&common), &plan, common.json)
+            super::plan::print(
+                "lasker",
+                &six::common_options(&common),
+                &plan,
+                common.json,
+                &progress,
+            )
         }
         Command::Stats(t) => stats(&t),
         Command::Verify { tables, sample } => verify(&tables, sample),

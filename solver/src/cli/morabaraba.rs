@@ -116,6 +116,8 @@ pub enum Command {
         /// Also every placement sector of the N-stone game.
         #[arg(long)]
         placement: bool,
+        #[command(flatten)]
+        progress: super::plan::ProgressArgs,
     },
     /// Per-subspace counts (positions, wins, draws, losses, longest win,
     /// bytes) of a directory; with `--placement`, per placement sector too.
@@ -208,7 +210,11 @@ pub fn run(args: Args) -> CliResult {
             }
             Ok(())
         }),
-        Command::Plan { tables, placement } => super::morabaraba_plan::plan(&tables, placement),
+        Command::Plan {
+            tables,
+            placement,
+            progress,
+        } => super::morabaraba_plan::plan(&tables, placement, &progress),
         Command::Stats { tables, placement } => {
             if placement {
                 super::morabaraba_placement::stats(&tables)

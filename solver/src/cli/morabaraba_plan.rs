@@ -11,7 +11,11 @@ use mill::plan::Unit;
 use mill::variant::FullBoard;
 
 /// `solver morabaraba plan`.
-pub fn plan(tables: &TableArgs, placement: bool) -> CliResult {
+pub fn plan(
+    tables: &TableArgs,
+    placement: bool,
+    progress: &super::plan::ProgressArgs,
+) -> CliResult {
     let rules = tables.rules();
     let plan = mill::plan::morabaraba(rules, tables.max_stones, placement);
     let mut options = Vec::new();
@@ -27,7 +31,13 @@ pub fn plan(tables: &TableArgs, placement: bool) -> CliResult {
     if placement {
         options.push("--placement".into());
     }
-    super::plan::print("morabaraba", &options.join(" "), &plan, tables.files.json)
+    super::plan::print(
+        "morabaraba",
+        &options.join(" "),
+        &plan,
+        tables.files.json,
+        progress,
+    )
 }
 
 /// `solver morabaraba generate --only KEY`: one pair or placement sector,

@@ -117,7 +117,13 @@ pub fn plan(args: PlanArgs) -> CliResult {
     let rules = RuleSet::nine(!args.no_flying);
     let plan = nine_plan(rules, args.stones, args.max_stones, args.placement)?;
     let options = size_options(args.no_flying, args.stones, args.max_stones, args.placement);
-    super::plan::print("nine", &options, &plan, args.format.json)
+    super::plan::print(
+        "nine",
+        &options,
+        &plan,
+        args.format.json,
+        &args.format.progress,
+    )
 }
 
 /// `solver nine generate --only KEY`: one job of the plan.

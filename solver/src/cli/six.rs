@@ -134,6 +134,8 @@ pub enum Command {
     Plan {
         #[command(flatten)]
         common: Common,
+        #[command(flatten)]
+        progress: super::plan::ProgressArgs,
     },
     /// Per-table counts (positions, wins, draws, losses, longest win) of a
     /// directory.
@@ -193,9 +195,15 @@ pub fn run(args: Args) -> CliResult {
             }
             generate::<Six>(&tables, threads, quiet)
         }
-        Command::Plan { common } => {
+        Command::Plan { common, progress } => {
             let plan = mill::plan::small_board::<Six>(rules::<Six>(&common));
-            super::plan::print("six", &common_options(&common), &plan, common.json)
+            super::plan::print(
+                "six",
+                &common_options(&common),
+                &plan,
+                common.json,
+                &progress,
+            )
         }
         Command::Stats(t) => stats::<Six>(&t),
         Command::Verify(t) => verify::<Six>(&t),

@@ -53,7 +53,13 @@ pub struct PlanArgs {
 pub fn plan(args: PlanArgs) -> CliResult {
     let plan = toguz::egtb::plan::plan(args.max_stones);
     let options = format!("--max-stones {}", args.max_stones);
-    super::plan::print("toguz", &options, &plan, args.format.json)
+    super::plan::print(
+        "toguz",
+        &options,
+        &plan,
+        args.format.json,
+        &args.format.progress,
+    )
 }
 
 /// Arguments of `solver toguz probe`.
