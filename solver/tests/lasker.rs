@@ -700,3 +700,67 @@ fn cli_perft_start_and_probe() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// With both hands empty Lasker Morris is Nine Men's Morris's moving
+/// phase, so Malom's standard sectors `std_3_3_0_0`, `std_3_4_0_0` and
+/// `std_4_3_0_0` (`../shared/data/malom/`), named as Lasker files, are an
+/// independent oracle for our Lasker sectors `3-3-0-0`, `3-4-0-0`,
+/// `4-3-0-0`: `malom-compare` finds every position equal, one per
+/// symmetry class (Burnside), and finds the tables of the game without
+/// flying different (exit status 1).
+#[test]
+fn malom_compare_on_the_moving_sectors() {
+    let malom = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/malom");
+    if !malom.join("std_4_3_0_0.sec2").exists() {
+        eprintln!("skipped: {} has no std_4_3_0_0.sec2", malom.display());
+        return;
+    }
+    let dir = temp_dir("malom");
+    let theirs = dir.join("malom");
+    std::fs::create_dir_all(&theirs).unwrap();
+    for s in ["3_3", "3_4", "4_3"] {
+        std::fs::copy(
+            malom.join(format!("std_{s}_0_0.sec2")),
+            theirs.join(format!("lask_{s}_0_0.sec2")),
+        )
+        .unwrap();
+    }
+    std::fs::copy(malom.join("std.secval"), theirs.join("lask.secval")).unwrap();
+    let compare = |rules: RuleSet, flag: Option<&str>| {
+        let ours = dir.join(format!("ours-{}", rules.flying));
+        for pair in [LaskerSector::new(3, 3, 0, 0), LaskerSector::new(4, 3, 0, 0)] {
+            tables::generate_pair(&ours, rules, pair, &Silent).unwrap();
+        }
+        let mut args = vec![
+            "lasker",
+            "malom-compare",
+            theirs.to_str().unwrap(),
+            "--stones",
+            "4",
+            "--dir",
+            ours.to_str().unwrap(),
+            "--json",
+        ];
+        args.extend(flag);
+        let (out, ok) = run_cli(&args);
+        (serde_json::from_str::<serde_json::Value>(&out).unwrap(), ok)
+    };
+    let (v, ok) = compare(RuleSet::lasker(4), None);
+    assert!(ok, "{v}");
+    let classes = burnside(3, 3) + 2 * burnside(4, 3);
+    assert_eq!(v["positions"].as_u64(), Some(classes));
+    assert_eq!(v["agree"].as_u64(), Some(classes));
+    assert_eq!(v["unused_mismatch"].as_u64(), Some(0));
+    assert_eq!(v["sectors"].as_array().unwrap().len(), 3);
+    let no_flying = RuleSet {
+        flying: false,
+        ..RuleSet::lasker(4)
+    };
+    let (v, ok) = compare(no_flying, Some("--no-flying"));
+    assert!(!ok, "the game without flying agreed everywhere: {v}");
+    assert!(v["disagree"].as_u64().unwrap() > 0);
+    // A directory without Malom's files is the user's error.
+    let (_, ok) = run_cli(&["lasker", "malom-compare", dir.to_str().unwrap()]);
+    assert!(!ok);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

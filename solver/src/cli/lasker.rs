@@ -99,6 +99,16 @@ pub enum Command {
     },
     /// The value of the start position and of every opening move.
     Start(TableArgs),
+    /// Compare every position of Malom's Lasker Morris sector files
+    /// (`lask_W_B_WF_BF.sec2` with `lask.secval`) with our sector tables
+    /// (win, draw or loss of every slot; the numbering is the same); counts
+    /// of agreement, the first disagreeing positions, exit status 1 on any.
+    MalomCompare {
+        /// Directory of Malom's `lask_*.sec2` files and `lask.secval`.
+        malom_dir: PathBuf,
+        #[command(flatten)]
+        tables: TableArgs,
+    },
     /// Play against the perfect player in the terminal (moves as `d7`,
     /// `d7-d6`, `d7xg4`; needs the game's tables: `generate`).
     Play {
@@ -137,6 +147,9 @@ pub fn run(args: Args) -> CliResult {
         Command::Verify { tables, sample } => verify(&tables, sample),
         Command::Probe { position, tables } => probe(&position, &tables),
         Command::Start(t) => probe(&[], &t),
+        Command::MalomCompare { malom_dir, tables } => {
+            super::lasker_malom::malom_compare(&malom_dir, &tables)
+        }
         Command::Play { game, tables } => {
             let (rules, sol) = load(&tables)?;
             play_with::<Nine>(&game, rules, &sol)
@@ -145,7 +158,7 @@ pub fn run(args: Args) -> CliResult {
 }
 
 /// Lasker's rules with the stones asked (10 by default).
-fn rules(common: &Common) -> RuleSet {
+pub(super) fn rules(common: &Common) -> RuleSet {
     RuleSet {
         flying: !common.no_flying,
         ..RuleSet::lasker(common.stones.unwrap_or(10))

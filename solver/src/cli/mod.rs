@@ -10,6 +10,7 @@ pub mod duel;
 pub mod error;
 pub mod family_search;
 pub mod lasker;
+pub mod lasker_malom;
 pub mod morabaraba;
 pub mod morabaraba_placement;
 pub mod morabaraba_plan;
