@@ -7,7 +7,7 @@ use super::{print_json, CliResult};
 use serde_json::json;
 use std::path::PathBuf;
 use toguz::egtb::check::{check_layer, CheckReport};
-use toguz::egtb::database::{self, pair_positions, positions_up_to, GenerateObserver};
+use toguz::egtb::database::{self, pair_positions, positions_up_to, GenerateObserver, PairMemory};
 use toguz::egtb::index::{Layer, Tuzdyks, MAX_STONES};
 use toguz::egtb::Tables;
 use toguz::notation::diagram;
@@ -123,13 +123,15 @@ impl GenerateObserver for Progress {
         self.advance_overall(pair_positions(pair));
     }
 
-    fn solved(&self, pair: Layer, positions: u64, seconds: f64, bytes: usize) {
+    fn solved(&self, pair: Layer, positions: u64, seconds: f64, memory: PairMemory) {
         if pair.stones >= 6 {
+            let mib = |b: usize| b as f64 / (1 << 20) as f64;
             self.log(&format!(
-                "{}: {positions} positions in {seconds:.1} s ({:.2} M/s, move graph {:.0} MiB)",
+                "{}: {positions} positions in {seconds:.1} s ({:.2} M/s, move graph {:.0} MiB, lower tables {:.0} MiB)",
                 pair_name(pair),
                 positions as f64 / seconds.max(1e-9) / 1e6,
-                bytes as f64 / (1 << 20) as f64
+                mib(memory.graph),
+                mib(memory.lower)
             ));
         }
         self.advance_overall(positions);

@@ -160,8 +160,17 @@ pub trait GenerateObserver: Sync {
     fn skipped(&self, _pair: Layer) {}
     /// A pair is about to be solved.
     fn solving(&self, _pair: Layer, _positions: u64) {}
-    /// A pair was solved and written (`bytes`: memory of its move graph).
-    fn solved(&self, _pair: Layer, _positions: u64, _seconds: f64, _bytes: usize) {}
+    /// A pair was solved and written.
+    fn solved(&self, _pair: Layer, _positions: u64, _seconds: f64, _memory: PairMemory) {}
+}
+
+/// The memory a pair held while it was solved.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PairMemory {
+    /// Heap bytes of its move graph.
+    pub graph: usize,
+    /// Bytes of the lower tables its moves lead into ([`LowerTables`]).
+    pub lower: usize,
 }
 
 /// The observer that ignores everything.
@@ -170,7 +179,8 @@ impl GenerateObserver for Quiet {}
 
 /// Generate every table with at most `max_stones` stones into `dir`,
 /// skipping pairs whose files are complete and valid (their checksums are
-/// verified and their values loaded for the layers above).
+/// verified); the lower tables a pair's captures lead into are read back
+/// from their files ([`LowerTables`]).
 pub fn generate(
     dir: &Path,
     max_stones: u8,
@@ -189,17 +199,18 @@ pub fn generate(
     }
     tables.create()?;
     let done = tables.scan()?;
-    let mut solved: Vec<Option<Shares>> = vec![None; (max_stones as usize + 1) * CONFIGS];
+    let mut lower = LowerTables::new(max_stones);
     for stones in 0..=max_stones {
-        generate_in(&tables, &done, stones, &mut solved, observer)?;
+        generate_in(&tables, &done, stones, &mut lower, observer)?;
     }
     Ok(())
 }
 
 /// Generate the tables with exactly `stones` stones into `dir`, those with
-/// fewer being there already (each is read: a capture can lead into any of
-/// them): one job of the workflow ([`super::plan::plan`]). Pairs whose
-/// files are complete and valid are skipped.
+/// fewer being there already (a capture can lead into any of them; each
+/// must be present before anything is solved): one job of the workflow
+/// ([`super::plan::plan`]). Pairs whose files are complete and valid are
+/// skipped.
 pub fn generate_stones(
     dir: &Path,
     stones: u8,
@@ -211,28 +222,129 @@ pub fn generate_stones(
     let tables = directory(dir);
     tables.create()?;
     let done = tables.scan()?;
-    let mut solved: Vec<Option<Shares>> = vec![None; (stones as usize + 1) * CONFIGS];
     for lower in 0..stones {
         for tuzdyks in Tuzdyks::all() {
             let layer = Layer {
                 stones: lower,
                 tuzdyks,
             };
-            let table = done.get(&layer).ok_or_else(|| tables.missing(layer))?;
-            solved[layer.ordinal()] = Some(load(table)?);
+            if !done.contains_key(&layer) {
+                return Err(tables.missing(layer).into());
+            }
         }
     }
-    generate_in(&tables, &done, stones, &mut solved, observer)
+    let mut lower = LowerTables::new(stones);
+    generate_in(&tables, &done, stones, &mut lower, observer)
+}
+
+/// The tables with fewer stones that a pair's moves can lead into, held
+/// in memory while the pair's move graph is built: a move that takes
+/// stones off the board keeps the tuzdyks (seen from the other side) or
+/// adds the mover's first one, so a pair reads only the tables with those
+/// tuzdyks, a fraction of all below it ([`LowerTables::needed`]). Tables
+/// are read from their files when first needed and dropped when the next
+/// pair no longer needs them.
+pub struct LowerTables {
+    shares: Vec<Option<Shares>>,
+}
+
+impl LowerTables {
+    /// Room for the tables with at most `max_stones` stones, none loaded.
+    pub fn new(max_stones: u8) -> LowerTables {
+        LowerTables {
+            shares: vec![None; (max_stones as usize + 1) * CONFIGS],
+        }
+    }
+
+    /// The tables the moves of the pair of `pair` lead into when they take
+    /// stones off the board: fewer stones, the opponent's tuzdyk kept, the
+    /// mover's kept or (if it has none) possibly made by the move; seen
+    /// from the opponent, who moves next.
+    pub fn needed(pair: Layer) -> Vec<Layer> {
+        let mut out = Vec::new();
+        let mut parts = vec![pair];
+        if pair.swapped() != pair {
+            parts.push(pair.swapped());
+        }
+        for part in parts {
+            let t = part.tuzdyks;
+            let made: Vec<u8> = if t.mover == 0 {
+                (0..=8).collect()
+            } else {
+                vec![t.mover]
+            };
+            for m in made {
+                let child = Tuzdyks {
+                    mover: t.opponent,
+                    opponent: m,
+                };
+                if !child.is_valid() {
+                    continue;
+                }
+                for stones in 0..part.stones {
+                    out.push(Layer {
+                        stones,
+                        tuzdyks: child,
+                    });
+                }
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// Hold exactly `layers`: drop the others, read the missing ones from
+    /// `tables`' files.
+    pub fn hold(
+        &mut self,
+        tables: &Directory<ShareTables>,
+        layers: &[Layer],
+    ) -> Result<(), EgtbError> {
+        let mut keep = vec![false; self.shares.len()];
+        for l in layers {
+            keep[l.ordinal()] = true;
+        }
+        for (slot, k) in self.shares.iter_mut().zip(&keep) {
+            if !k {
+                *slot = None;
+            }
+        }
+        for l in layers {
+            if self.shares[l.ordinal()].is_none() {
+                self.shares[l.ordinal()] = Some(load(&tables.open(*l)?)?);
+            }
+        }
+        Ok(())
+    }
+
+    /// Drop every table held.
+    pub fn release(&mut self) {
+        self.shares.iter_mut().for_each(|s| *s = None);
+    }
+
+    /// Bytes of the tables held.
+    pub fn bytes(&self) -> usize {
+        self.shares.iter().flatten().map(Vec::len).sum()
+    }
+}
+
+impl super::graph::Lower for LowerTables {
+    fn shares(&self, layer: Layer, slot: u64) -> u8 {
+        self.shares[layer.ordinal()]
+            .as_ref()
+            .expect("a lower table the pair needs is held")[slot as usize]
+    }
 }
 
 /// Solve and write every pair with `stones` stones whose files are not in
-/// `done`, the lower layers' shares being in `solved` (this layer's are
-/// added).
+/// `done` (their files verified), the tables with fewer stones being on
+/// disk already.
 fn generate_in(
     tables: &Directory<ShareTables>,
     done: &BTreeMap<Layer, Table>,
     stones: u8,
-    solved: &mut Vec<Option<Shares>>,
+    lower: &mut LowerTables,
     observer: &dyn GenerateObserver,
 ) -> Result<(), EgtbError> {
     for pair in pairs(stones) {
@@ -244,7 +356,6 @@ fn generate_in(
         if layers.iter().all(|l| done.contains_key(l)) {
             for l in &layers {
                 done[l].verify()?;
-                solved[l.ordinal()] = Some(load(&done[l])?);
             }
             observer.skipped(pair);
             continue;
@@ -252,8 +363,15 @@ fn generate_in(
         let positions = pair_positions(pair);
         observer.solving(pair, positions);
         let start = Instant::now();
-        let graph = PairGraph::build(pair, &*solved);
-        let bytes = graph.bytes();
+        lower.hold(tables, &LowerTables::needed(pair))?;
+        let graph = PairGraph::build(pair, lower);
+        let memory = PairMemory {
+            graph: graph.bytes(),
+            lower: lower.bytes(),
+        };
+        // The threshold games read only the graph: the lower tables make
+        // room for their states (the next pair reads its own back).
+        lower.release();
         let shares = solve_pair(&graph)?;
         drop(graph);
         for (l, s) in layers.iter().zip(shares) {
@@ -273,9 +391,8 @@ fn generate_in(
             };
             tables.write_opaque(*l, &header, &s, ZSTD_LEVEL)?;
             tables.open(*l)?;
-            solved[l.ordinal()] = Some(s);
         }
-        observer.solved(pair, positions, start.elapsed().as_secs_f64(), bytes);
+        observer.solved(pair, positions, start.elapsed().as_secs_f64(), memory);
     }
     Ok(())
 }
@@ -283,6 +400,49 @@ fn generate_in(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every lower table a pair's moves read is among the ones
+    /// [`LowerTables::needed`] names (up to 6 stones, every pair), and
+    /// those are a fraction of all the tables below.
+    #[test]
+    fn pairs_read_only_the_lower_tables_named() {
+        use super::super::graph::Lower;
+        use std::sync::Mutex;
+        struct Recorder {
+            shares: Vec<Option<Shares>>,
+            read: Mutex<std::collections::BTreeSet<Layer>>,
+        }
+        impl Lower for Recorder {
+            fn shares(&self, layer: Layer, slot: u64) -> u8 {
+                self.read.lock().unwrap().insert(layer);
+                self.shares[layer.ordinal()].as_ref().unwrap()[slot as usize]
+            }
+        }
+        let max = 6u8;
+        let mut all = Recorder {
+            shares: vec![None; (max as usize + 1) * CONFIGS],
+            read: Mutex::new(Default::default()),
+        };
+        for stones in 0..=max {
+            for pair in pairs(stones) {
+                all.read.lock().unwrap().clear();
+                let graph = PairGraph::build(pair, &all);
+                let read = std::mem::take(&mut *all.read.lock().unwrap());
+                let needed = LowerTables::needed(pair);
+                for l in &read {
+                    assert!(needed.contains(l), "pair {pair:?} reads {l:?}");
+                }
+                if stones == max && pair.tuzdyks != Tuzdyks::NONE {
+                    assert!(needed.len() * 4 < stones as usize * CONFIGS, "{pair:?}");
+                }
+                let shares = solve_pair(&graph).unwrap();
+                let layers = [pair, pair.swapped()];
+                for (l, s) in layers.iter().zip(shares) {
+                    all.shares[l.ordinal()] = Some(s);
+                }
+            }
+        }
+    }
 
     #[test]
     fn file_names_round_trip() {

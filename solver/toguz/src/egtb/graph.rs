@@ -45,9 +45,12 @@ struct Part {
     exits: Vec<(u8, u8)>,
 }
 
-/// A pair of tables with its moves, ready for the threshold solves.
+/// A pair of tables with its moves, ready for the threshold solves. A
+/// table that is its own swap (no tuzdyks) is both parts of the engine's
+/// game, with the targets swapped: its rows are held once.
 pub struct PairGraph {
-    parts: [Part; 2],
+    /// One part per distinct table: `[layer, swapped]`, or `[layer]`.
+    parts: Vec<Part>,
 }
 
 /// Shares of every solved table with fewer stones, by [`Layer::ordinal`].
@@ -56,44 +59,58 @@ pub trait Lower: Sync {
     fn shares(&self, layer: Layer, slot: u64) -> u8;
 }
 
-impl Lower for Vec<Option<Shares>> {
-    fn shares(&self, layer: Layer, slot: u64) -> u8 {
-        self[layer.ordinal()].as_ref().expect("lower table present")[slot as usize]
-    }
-}
-
 const CHUNK: u64 = 1 << 12;
 
 impl PairGraph {
     /// Build the pair of `layer` and its swapped table (twice the same table
     /// when the tuzdyks are symmetric, for the two targets).
     pub fn build(layer: Layer, lower: &dyn Lower) -> PairGraph {
-        let layers = [layer, layer.swapped()];
-        let mut parts = layers.map(|l| Part {
-            layer: l,
-            succ_start: Vec::new(),
-            succ: Vec::new(),
-            pred_start: Vec::new(),
-            pred: Vec::new(),
-            exits: Vec::new(),
-        });
+        let layers = if layer.swapped() == layer {
+            vec![layer]
+        } else {
+            vec![layer, layer.swapped()]
+        };
+        let mut parts: Vec<Part> = layers
+            .into_iter()
+            .map(|l| Part {
+                layer: l,
+                succ_start: Vec::new(),
+                succ: Vec::new(),
+                pred_start: Vec::new(),
+                pred: Vec::new(),
+                exits: Vec::new(),
+            })
+            .collect();
         for part in &mut parts {
             forward(part, lower);
         }
-        let [p0, p1] = &mut parts;
-        transpose(p0, p1);
-        transpose(p1, p0);
+        // A part's predecessors are the other part's successors reversed
+        // (its own, for a table that is its own swap).
+        let last = parts.len() - 1;
+        let rows: Vec<_> = (0..parts.len())
+            .map(|p| transpose(&parts[last - p], parts[p].exits.len()))
+            .collect();
+        for (part, (start, pred)) in parts.iter_mut().zip(rows) {
+            part.pred_start = start;
+            part.pred = pred;
+        }
         PairGraph { parts }
+    }
+
+    /// The rows of part `p` of the engine's game (0 or 1).
+    #[inline]
+    fn part(&self, p: usize) -> &Part {
+        &self.parts[p.min(self.parts.len() - 1)]
     }
 
     /// Slots of part `p`.
     pub fn size(&self, p: usize) -> u64 {
-        self.parts[p].exits.len() as u64
+        self.part(p).exits.len() as u64
     }
 
     /// The layer of part `p`.
     pub fn layer(&self, p: usize) -> Layer {
-        self.parts[p].layer
+        self.part(p).layer
     }
 
     /// The game for target `x` (1..=n) of part 0.
@@ -198,9 +215,9 @@ fn forward(part: &mut Part, lower: &dyn Lower) {
     part.succ_start.push(at);
 }
 
-/// Fill `to`'s predecessor rows from `from`'s successor rows.
-fn transpose(from: &Part, to: &mut Part) {
-    let size = to.exits.len();
+/// The predecessor rows (starts, predecessors) of a part of `size` slots
+/// from the successor rows of `from`, the part its predecessors are in.
+fn transpose(from: &Part, size: usize) -> (Vec<u32>, Vec<u32>) {
     let counts: Vec<AtomicU32> = (0..size + 1).map(|_| AtomicU32::new(0)).collect();
     from.succ.par_iter().for_each(|&j| {
         counts[j as usize].fetch_add(1, Relaxed);
@@ -226,8 +243,7 @@ fn transpose(from: &Part, to: &mut Part) {
             }
         }
     });
-    to.pred_start = start;
-    to.pred = pred.into_iter().map(AtomicU32::into_inner).collect();
+    (start, pred.into_iter().map(AtomicU32::into_inner).collect())
 }
 
 /// The pair for one target (see the module comment).
@@ -248,7 +264,7 @@ impl RetroGame for Threshold<'_> {
 
     #[inline]
     fn expand(&self, part: usize, idx: u64, succ: &mut impl FnMut(u64)) -> Option<Exit> {
-        let p = &self.g.parts[part];
+        let p = self.g.part(part);
         let i = idx as usize;
         for &j in &p.succ[p.succ_start[i] as usize..p.succ_start[i + 1] as usize] {
             succ(j as u64);
@@ -268,7 +284,7 @@ impl RetroGame for Threshold<'_> {
 
     #[inline]
     fn predecessors(&self, part: usize, idx: u64, pred: &mut impl FnMut(u64)) {
-        let p = &self.g.parts[part];
+        let p = self.g.part(part);
         let i = idx as usize;
         for &j in &p.pred[p.pred_start[i] as usize..p.pred_start[i + 1] as usize] {
             pred(j as u64);

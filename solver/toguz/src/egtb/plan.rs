@@ -3,21 +3,28 @@
 //! (37 pairs solved one after the other), reading every table with fewer
 //! stones (a capture can take any number of stones). Estimates are linear
 //! in the slots, with the cost measured on the development machine
-//! (`docs/workflow.md`).
+//! (`docs/toguz.md`).
 
-use super::database::{directory, pairs};
+use super::database::{directory, pair_positions, pairs, LowerTables};
 use super::index::{Layer, Tuzdyks};
 use tablebase::plan::{Job, Plan};
 use tablebase::set::TableSet;
 
-/// CPU seconds a slot costs: 74.5 s of CPU for the 60,053,851 slots up to
-/// 8 stones (2 threads, shared machine; `docs/workflow.md`).
-const CPU_PER_SLOT: f64 = 1.3e-6;
+/// CPU seconds a slot costs per stone on the board (a pair with `n`
+/// stones is solved as `n` threshold games): the tables up to 12 stones
+/// took 4,301 s of user CPU for 2.96 × 10^10 slot-stones (2 threads on
+/// the shared machine, `docs/toguz.md`).
+const CPU_PER_SLOT_STONE: f64 = 0.145e-6;
 
-/// Bytes a slot of the stone count being solved holds at the peak (the
-/// move graph of the largest pair, its threshold games) and a slot of the
-/// lower tables held as one byte.
-const BYTES_PER_SLOT: u64 = 64;
+/// Bytes a slot of a pair's move graph holds: successor and predecessor
+/// rows of about 3.5 moves in the pair, 4 bytes each, their starts and the
+/// exit summary (36-38 bytes measured at 11 and 12 stones). A table that
+/// is its own swap holds its rows once.
+const GRAPH_BYTES_PER_SLOT: u64 = 38;
+
+/// Bytes a slot of the engine's game holds during the threshold solves
+/// (its 16-bit state, the 16-bit value returned, the two shares kept).
+const SOLVE_BYTES_PER_SLOT: u64 = 6;
 const BASE_BYTES: u64 = 64 << 20;
 
 /// The tables with `stones` stones.
@@ -25,29 +32,43 @@ fn layers(stones: u8) -> impl Iterator<Item = Layer> {
     Tuzdyks::all().map(move |tuzdyks| Layer { stones, tuzdyks })
 }
 
+/// Estimated peak bytes of solving the pair of `pair`: its move graph,
+/// then either the lower tables it reads (while the graph is built) or
+/// the threshold games' states (after; the lower tables are dropped).
+pub fn pair_memory(pair: Layer) -> u64 {
+    let own = pair.swapped() == pair;
+    let engine_slots = if own {
+        2 * pair.size()
+    } else {
+        pair_positions(pair)
+    };
+    let lower: u64 = LowerTables::needed(pair).into_iter().map(Layer::size).sum();
+    BASE_BYTES
+        + GRAPH_BYTES_PER_SLOT * pair_positions(pair)
+        + lower.max(SOLVE_BYTES_PER_SLOT * engine_slots)
+}
+
 /// Every table with at most `max_stones` stones, one job per stone count
 /// (key: the count), as `solver toguz generate --max-stones N` builds them.
 pub fn plan(max_stones: u8) -> Plan<u8> {
     let set = directory(std::path::Path::new(""));
     let mut jobs = Vec::new();
-    let mut lower_slots = 0u64;
     for stones in 0..=max_stones {
         let slots: u64 = layers(stones).map(Layer::size).sum();
-        let largest_pair: u64 = pairs(stones)
+        let memory = pairs(stones)
             .into_iter()
-            .map(super::database::pair_positions)
+            .map(pair_memory)
             .max()
-            .unwrap_or(0);
+            .unwrap_or(BASE_BYTES);
         jobs.push(Job {
             id: stones,
             key: stones.to_string(),
             inputs: (0..stones).map(|s| s.to_string()).collect(),
             outputs: layers(stones).map(|l| set.set().file_name(l)).collect(),
             slots,
-            memory: BASE_BYTES + BYTES_PER_SLOT * largest_pair + lower_slots + slots,
-            cpu_seconds: slots as f64 * CPU_PER_SLOT,
+            memory,
+            cpu_seconds: slots as f64 * stones.max(1) as f64 * CPU_PER_SLOT_STONE,
         });
-        lower_slots += slots;
     }
     Plan {
         command: "solver toguz generate --only KEY".into(),
@@ -55,8 +76,8 @@ pub fn plan(max_stones: u8) -> Plan<u8> {
         notes: vec![
             "a job is a stone count: its 73 tables (37 pairs), reading every table with fewer stones".into(),
             format!(
-                "estimates: {} µs of CPU a slot; memory {BYTES_PER_SLOT} bytes a slot of the largest pair, one byte a slot of this and every lower stone count, plus {} MiB",
-                CPU_PER_SLOT * 1e6,
+                "estimates: {:.3} µs of CPU a slot per stone; memory {GRAPH_BYTES_PER_SLOT} bytes a slot of the largest pair's move graph, plus the lower tables it reads (one byte a slot) or {SOLVE_BYTES_PER_SLOT} bytes a slot of its threshold games, plus {} MiB",
+                CPU_PER_SLOT_STONE * 1e6,
                 BASE_BYTES >> 20
             ),
         ],
