@@ -25,6 +25,12 @@ const GRAPH_BYTES_PER_SLOT: u64 = 38;
 /// Bytes a slot of the engine's game holds during the threshold solves
 /// (its 16-bit state, the 16-bit value returned, the two shares kept).
 const SOLVE_BYTES_PER_SLOT: u64 = 6;
+/// Bytes a slot of the part being built holds besides the finished rows:
+/// its successor rows gathered by chunk before they are joined (about 3.5
+/// moves of 4 bytes, a count and the exit summary). With it the 13-stone
+/// run's peak, 7.21 GB, is met (the pair without tuzdyks: 4,513 MiB of
+/// graph, 478 MiB of lower tables).
+const BUILD_BYTES_PER_SLOT: u64 = 17;
 const BASE_BYTES: u64 = 64 << 20;
 
 /// The tables with `stones` stones.
@@ -33,8 +39,9 @@ fn layers(stones: u8) -> impl Iterator<Item = Layer> {
 }
 
 /// Estimated peak bytes of solving the pair of `pair`: its move graph,
-/// then either the lower tables it reads (while the graph is built) or
-/// the threshold games' states (after; the lower tables are dropped).
+/// then either the lower tables it reads and a part's rows being joined
+/// (while the graph is built) or the threshold games' states (after; the
+/// lower tables are dropped).
 pub fn pair_memory(pair: Layer) -> u64 {
     let own = pair.swapped() == pair;
     let engine_slots = if own {
@@ -43,9 +50,10 @@ pub fn pair_memory(pair: Layer) -> u64 {
         pair_positions(pair)
     };
     let lower: u64 = LowerTables::needed(pair).into_iter().map(Layer::size).sum();
+    let largest_part = pair.size().max(pair.swapped().size());
     BASE_BYTES
         + GRAPH_BYTES_PER_SLOT * pair_positions(pair)
-        + lower.max(SOLVE_BYTES_PER_SLOT * engine_slots)
+        + (lower + BUILD_BYTES_PER_SLOT * largest_part).max(SOLVE_BYTES_PER_SLOT * engine_slots)
 }
 
 /// Every table with at most `max_stones` stones, one job per stone count
@@ -76,7 +84,7 @@ pub fn plan(max_stones: u8) -> Plan<u8> {
         notes: vec![
             "a job is a stone count: its 73 tables (37 pairs), reading every table with fewer stones".into(),
             format!(
-                "estimates: {:.3} µs of CPU a slot per stone; memory {GRAPH_BYTES_PER_SLOT} bytes a slot of the largest pair's move graph, plus the lower tables it reads (one byte a slot) or {SOLVE_BYTES_PER_SLOT} bytes a slot of its threshold games, plus {} MiB",
+                "estimates: {:.3} µs of CPU a slot per stone; memory {GRAPH_BYTES_PER_SLOT} bytes a slot of the largest pair's move graph, plus the lower tables it reads (one byte a slot) and {BUILD_BYTES_PER_SLOT} bytes a slot of the part being built, or {SOLVE_BYTES_PER_SLOT} bytes a slot of its threshold games, plus {} MiB",
                 CPU_PER_SLOT_STONE * 1e6,
                 BASE_BYTES >> 20
             ),
