@@ -17,35 +17,22 @@ use super::index::NineIndex;
 use super::index::{self, Subspace};
 use super::pair::{recompute, BestValue, ExitMissing, MovingPair};
 use super::sector::{Sector, TableId};
+use super::tables::PairReport;
 use super::variant::RuleSet;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Instant;
-use tablebase::format::{summarize, FormatError};
 use tablebase::reader::Table;
-use tablebase::resident::Wdl;
-use tablebase::retro::{solve, Observer, RetroError};
-use tablebase::set::{Directory, SetError, TableSet, ZSTD_LEVEL};
+use tablebase::retro::Observer;
+use tablebase::set::{Directory, TableSet};
 use tablebase::{Exit, Value};
 
-/// Errors of the tablebase directory.
-#[derive(Debug, thiserror::Error)]
-pub enum DatabaseError {
-    /// A file could not be read, written or understood.
-    #[error(transparent)]
-    Format(#[from] FormatError),
-    /// The table directory: a file missing, unknown, or holding another
-    /// table than its name says.
-    #[error(transparent)]
-    Set(#[from] SetError),
-    /// The retrograde engine failed.
-    #[error(transparent)]
-    Retro(#[from] RetroError),
-    /// A subspace that a pair's removals lead into is not on disk.
-    #[error(transparent)]
-    Exit(#[from] ExitMissing),
-}
+/// Errors of the tablebase directory: the one error of the tables on
+/// disk ([`crate::tables::TablesError`]).
+pub use crate::tables::TablesError as DatabaseError;
+
+/// What [`generate`] reports about each pair it solves or skips.
+pub use crate::tables::GenerateObserver;
 
 /// Name of a rule set in file names and labels.
 pub fn rules_name(rules: RuleSet) -> &'static str {
@@ -108,18 +95,10 @@ pub fn parse_file_name(name: &str) -> Option<(RuleSet, TableId)> {
     })
 }
 
-/// All 49 subspaces as pairs in dependency order, limited to `w + b ≤ max_stones`.
+/// All 49 subspaces as pairs in dependency order, limited to `w + b ≤
+/// max_stones`: the one pair order of every board ([`crate::tables::pairs`]).
 pub fn pairs(max_stones: u8) -> Vec<Subspace> {
-    let mut out = Vec::new();
-    for total in 6..=max_stones.min(18) {
-        for w in 3..=9u8 {
-            let b = total as i32 - w as i32;
-            if (w as i32..=9).contains(&b) {
-                out.push(Subspace::new(w, b as u8));
-            }
-        }
-    }
-    out
+    crate::tables::pairs(9, max_stones)
 }
 
 /// Check a tablebase directory: every entry must be one of our files (or a
@@ -156,16 +135,6 @@ pub fn open_table(path: &Path, rules: RuleSet, id: TableId) -> Result<Table, Dat
     Ok(directory(Path::new(""), rules).open_at(path, id)?)
 }
 
-/// What [`generate`] reports about each pair it solves or skips.
-pub trait GenerateObserver: Observer {
-    /// A pair was found complete on disk.
-    fn skipped(&self, _pair: Subspace) {}
-    /// A pair is about to be solved.
-    fn solving(&self, _pair: Subspace, _positions: u64) {}
-    /// A pair was solved and written.
-    fn solved(&self, _pair: Subspace, _positions: u64, _seconds: f64) {}
-}
-
 /// Generate every pair with at most `max_stones` stones into `dir`,
 /// skipping pairs whose files are complete and valid.
 pub fn generate(
@@ -173,65 +142,25 @@ pub fn generate(
     rules: RuleSet,
     max_stones: u8,
     observer: &dyn GenerateObserver,
-) -> Result<(), DatabaseError> {
+) -> Result<Vec<PairReport>, DatabaseError> {
     generate_pairs(dir, rules, &pairs(max_stones), observer)
 }
 
 /// Generate the given pairs (in dependency order, as [`pairs`] lists
-/// them) into `dir`, skipping pairs whose files are complete and valid.
+/// them) into `dir`, skipping pairs whose files are complete and valid:
+/// the moving-phase driver of every board ([`crate::tables::moving`]) on
+/// Nine's board and index, after checking that every file in `dir` is one
+/// of Nine's and sound.
 pub fn generate_pairs(
     dir: &Path,
     rules: RuleSet,
     todo: &[Subspace],
     observer: &dyn GenerateObserver,
-) -> Result<(), DatabaseError> {
-    let tables = directory(dir, rules);
-    if dir.exists() && !dir.is_dir() {
-        return Err(SetError::Dir {
-            path: dir.to_owned(),
-            source: std::io::Error::other("not a directory"),
-        }
-        .into());
+) -> Result<Vec<PairReport>, DatabaseError> {
+    if dir.is_dir() {
+        scan(dir, rules)?;
     }
-    tables.create()?;
-    let mut done = scan(dir, rules)?;
-    index::warm_up();
-    for &pair in todo {
-        let parts = if pair.us == pair.them {
-            vec![pair]
-        } else {
-            vec![pair, pair.swapped()]
-        };
-        if parts.iter().all(|s| done.contains_key(s)) {
-            for s in &parts {
-                done[s].verify()?;
-            }
-            observer.skipped(pair);
-            continue;
-        }
-        // Load what the removals of this pair lead into: only their
-        // outcomes matter here, two bits a slot.
-        let mut exit_values: BTreeMap<Subspace, Wdl> = BTreeMap::new();
-        for s in parts.iter().filter_map(|s| s.exit()) {
-            let table = done
-                .get(&s)
-                .ok_or_else(|| missing(dir, rules, TableId::Moving(s)))?;
-            exit_values.insert(s, Wdl::load(table)?);
-        }
-        let positions: Vec<u64> = parts.iter().map(|s| index::positions(*s)).collect();
-        observer.solving(pair, positions.iter().sum());
-        let start = Instant::now();
-        let game = MovingPair::<Nine, NineIndex, Wdl>::new(rules, pair, |s| exit_values.get(&s))?;
-        let (values, _) = solve(&game, observer)?;
-        drop(exit_values);
-        for ((sub, vals), n) in parts.iter().zip(&values).zip(&positions) {
-            let id = TableId::Moving(*sub);
-            tables.write_values(id, &summarize(vals, *n), vals, ZSTD_LEVEL)?;
-            done.insert(*sub, tables.open(id)?);
-        }
-        observer.solved(pair, positions.iter().sum(), start.elapsed().as_secs_f64());
-    }
-    Ok(())
+    crate::tables::moving::generate::<Nine, NineIndex>(dir, rules, todo, observer)
 }
 
 /// A mismatch found by [`verify`].

@@ -478,6 +478,12 @@ impl Indexing for NineIndex {
     fn position<B: Board>(sub: Subspace, slot: u64) -> Option<(Bits, Bits)> {
         position(sub, slot)
     }
+    fn positions<B: Board>(sub: Subspace) -> u64 {
+        positions(sub)
+    }
+    fn warm_up<B: Board>() {
+        warm_up()
+    }
     #[inline(always)]
     fn mover<B: Board>(us: Bits, them: u32) -> Mover {
         Mover::new(us, them)

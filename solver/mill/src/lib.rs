@@ -28,5 +28,6 @@ pub mod report;
 pub mod rules;
 pub mod sector;
 pub mod svg;
+pub mod tables;
 pub mod three;
 pub mod variant;

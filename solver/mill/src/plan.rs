@@ -16,10 +16,10 @@ use crate::database;
 use crate::family::files::{self as family_files, FamilyTables};
 use crate::family::index::Dense;
 use crate::family::lasker;
-use crate::family::solve::pairs as family_pairs;
 use crate::family::symmetric::{self, Symmetric};
 use crate::index;
 use crate::sector::{Sector, Subspace, TableId};
+use crate::tables::{self, parts};
 use crate::variant::RuleSet;
 use tablebase::plan::{Job, Plan};
 use tablebase::set::TableSet;
@@ -100,25 +100,10 @@ const SMALL_BOARD_CPU: f64 = 0.4e-6;
 /// A job of a mill game.
 pub type MillJob = Job<Unit>;
 
-/// The key of the pair that solves subspace `sub`, in the generator's
-/// order of its two subspaces (`nine_first_smaller`: Nine lists `(w, b)`
-/// with `w ≤ b`, the family `w ≥ b`).
-fn pair_key(sub: Subspace, nine_first_smaller: bool) -> String {
-    let (lo, hi) = (sub.us.min(sub.them), sub.us.max(sub.them));
-    if nine_first_smaller {
-        format!("{lo}-{hi}")
-    } else {
-        format!("{hi}-{lo}")
-    }
-}
-
-/// The subspaces a pair solves.
-fn parts(pair: Subspace) -> Vec<Subspace> {
-    if pair.us == pair.them {
-        vec![pair]
-    } else {
-        vec![pair, pair.swapped()]
-    }
+/// The key of the pair that solves subspace `sub`: its one name, `W-B`
+/// with `W ≥ B` on every board ([`tables::pair_of`]).
+fn pair_key(sub: Subspace) -> String {
+    tables::pair_of(sub).to_string()
 }
 
 /// Errors of a plan's options.
@@ -156,11 +141,11 @@ pub fn nine(
         let slots: u64 = parts.iter().map(|&s| index::size(s)).sum();
         let exits: Vec<Subspace> = parts.iter().filter_map(|s| s.exit()).collect();
         let exit_slots: u64 = exits.iter().map(|&s| index::size(s)).sum();
-        let mut inputs: Vec<String> = exits.iter().map(|&s| pair_key(s, true)).collect();
+        let mut inputs: Vec<String> = exits.iter().map(|&s| pair_key(s)).collect();
         inputs.dedup();
         jobs.push(Job {
             id: Unit::Pair(pair),
-            key: pair_key(pair, true),
+            key: pair_key(pair),
             inputs,
             outputs: parts.iter().map(|&s| file(TableId::Moving(s))).collect(),
             slots,
@@ -173,7 +158,7 @@ pub fn nine(
             let slots = index::size(sector.subspace());
             let reads = sector_reads(sector);
             let read_slots: u64 = reads.iter().map(|&id| index::size(subspace(id))).sum();
-            let inputs = read_keys(&reads, true);
+            let inputs = read_keys(&reads);
             jobs.push(Job {
                 id: Unit::Sector(sector),
                 key: sector.to_string(),
@@ -191,7 +176,7 @@ pub fn nine(
         command: "solver nine generate --only KEY".into(),
         jobs,
         notes: vec![
-            "a pair W-B (W ≤ B) writes the subspaces W-B and B-W; a sector W-B-WF-BF is Malom's".into(),
+            "a pair W-B (W ≥ B) writes the subspaces W-B and B-W; a sector W-B-WF-BF is Malom's".into(),
             format!(
                 "estimates: {} µs of CPU a slot of a pair, {} µs a slot of a sector; memory {PAIR_BYTES_PER_SLOT} bytes a slot of a pair plus a quarter byte a slot of its exits, 1.25 bytes a slot of a sector plus a quarter byte a slot of its successors, plus {} MiB",
                 NINE_MOVING_CPU * 1e6,
@@ -216,7 +201,7 @@ pub fn small_board<B: Board>(rules: RuleSet) -> Plan<Unit> {
     let set = FamilyTables::<B, Dense>::new(rules);
     let ids = family_files::tables(rules);
     let slots: u64 = ids.iter().map(|&id| set.slots(id)).sum();
-    let largest_pair = family_pairs(rules.stones)
+    let largest_pair = tables::pairs(rules.stones, 2 * rules.stones)
         .into_iter()
         .map(|p| {
             parts(p)
@@ -259,16 +244,16 @@ pub fn morabaraba(rules: RuleSet, max: u8, placement: bool) -> Plan<Unit> {
     let set = FamilyTables::<Morabaraba, Symmetric>::new(rules);
     let size = symmetric::size::<Morabaraba>;
     let mut jobs = Vec::new();
-    for pair in family_pairs(max) {
+    for pair in tables::pairs(max, 2 * max) {
         let parts = parts(pair);
         let slots: u64 = parts.iter().map(|&s| size(s)).sum();
         let exits: Vec<Subspace> = parts.iter().filter_map(|s| s.exit()).collect();
         let exit_slots: u64 = exits.iter().map(|&s| size(s)).sum();
-        let mut inputs: Vec<String> = exits.iter().map(|&s| pair_key(s, false)).collect();
+        let mut inputs: Vec<String> = exits.iter().map(|&s| pair_key(s)).collect();
         inputs.dedup();
         jobs.push(Job {
             id: Unit::Pair(pair),
-            key: pair_key(pair, false),
+            key: pair_key(pair),
             inputs,
             outputs: parts
                 .iter()
@@ -290,7 +275,7 @@ pub fn morabaraba(rules: RuleSet, max: u8, placement: bool) -> Plan<Unit> {
             jobs.push(Job {
                 id: Unit::Sector(sector),
                 key: sector.to_string(),
-                inputs: read_keys(&reads, false),
+                inputs: read_keys(&reads),
                 outputs: vec![set.file_name(TableId::Placement(sector))],
                 slots,
                 memory: BASE_BYTES + SYMMETRIC_INDEX_BYTES + slots + slots / 4 + read_slots / 4,
@@ -328,13 +313,12 @@ fn sector_reads(sector: Sector) -> Vec<TableId> {
     reads
 }
 
-/// The job keys of the tables `reads` (`nine_first_smaller` as in
-/// [`pair_key`]).
-fn read_keys(reads: &[TableId], nine_first_smaller: bool) -> Vec<String> {
+/// The job keys of the tables `reads`.
+fn read_keys(reads: &[TableId]) -> Vec<String> {
     let mut keys: Vec<String> = reads
         .iter()
         .map(|&id| match id {
-            TableId::Moving(sub) => pair_key(sub, nine_first_smaller),
+            TableId::Moving(sub) => pair_key(sub),
             TableId::Placement(s) => s.to_string(),
         })
         .collect();

@@ -37,16 +37,16 @@ impl Subspace {
     }
 
     /// The key that sorts subspaces in the generator's pair order
-    /// ([`crate::database::pairs`]): by stones on the board, then pair by
-    /// pair, `W-B` (`W ≤ B`) before `B-W`. Every subspace a removal leads
-    /// into sorts before it.
+    /// ([`crate::tables::pairs`]): by stones on the board, then pair by
+    /// pair (the most uneven first), `W-B` (`W ≥ B`) before `B-W`. Every
+    /// subspace a removal leads into sorts before it.
     pub const fn solving_order(self) -> (u8, u8, u8) {
         let low = if self.us < self.them {
             self.us
         } else {
             self.them
         };
-        (self.us + self.them, low, self.us)
+        (self.us + self.them, low, self.them)
     }
 
     /// The subspace of a position.

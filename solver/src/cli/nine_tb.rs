@@ -134,7 +134,7 @@ fn generate_only(args: &GenerateArgs, key: &str) -> CliResult {
     let job = super::plan::ready(&plan, key, dir)?;
     let progress = Progress::new(args.job.quiet, job.slots, "slots");
     let result = with_threads(args.job.threads, || match job.id {
-        Unit::Pair(pair) => database::generate_pairs(dir, rules, &[pair], &progress),
+        Unit::Pair(pair) => database::generate_pairs(dir, rules, &[pair], &progress).map(drop),
         Unit::Sector(sector) => {
             placement_tables::generate_sectors(dir, rules, &[sector], &progress)
         }

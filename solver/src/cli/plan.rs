@@ -195,7 +195,13 @@ fn bytes_text(bytes: u64) -> String {
 
 /// The job `key` of `plan`, once its inputs' files are in `dir`: an
 /// unknown key or a missing input is the user's error (exit status 2).
+/// A moving-phase pair may be named either way round (`3-4` is the pair
+/// `4-3`: the name before every board's pairs were named `W ≥ B`).
 pub fn ready<'p, K>(plan: &'p Plan<K>, key: &str, dir: &Path) -> Result<&'p Job<K>, CliError> {
-    plan.ready(key, dir)
+    let pair = key
+        .split_once('-')
+        .and_then(|(w, b)| Some((w.parse::<u8>().ok()?, b.parse::<u8>().ok()?)))
+        .map(|(w, b)| format!("{}-{}", w.max(b), w.min(b)));
+    plan.ready(pair.as_deref().unwrap_or(key), dir)
         .map_err(|e| CliError::input(format!("--only {key}: {e}")))
 }

@@ -3,10 +3,10 @@
 //! finished unit of work.
 
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
-use mill::database::GenerateObserver;
 use mill::index::{self, Subspace};
 use mill::placement_tables::SectorObserver;
 use mill::sector::Sector;
+use mill::tables::{GenerateObserver, PairReport};
 use std::sync::Mutex;
 use tablebase::retro::Observer;
 
@@ -99,21 +99,29 @@ impl Observer for Progress {
 }
 
 impl GenerateObserver for Progress {
-    fn skipped(&self, pair: Subspace) {
-        self.log(&format!("{pair}: complete on disk, skipped"));
-        self.advance_overall(pair_positions(pair));
+    fn skipped(&self, r: &PairReport) {
+        self.log(&format!("{}: complete on disk, skipped", r.pair));
+        self.advance_overall(r.slots());
     }
 
-    fn solving(&self, pair: Subspace, positions: u64) {
-        self.log(&format!("{pair}: solving {positions} positions"));
-    }
-
-    fn solved(&self, pair: Subspace, positions: u64, seconds: f64) {
+    fn solving(&self, pair: Subspace, positions: u64, slots: u64) {
         self.log(&format!(
-            "{pair}: solved {positions} positions in {seconds:.1} s ({:.2} M positions/s)",
-            positions as f64 / seconds.max(1e-9) / 1e6
+            "{pair}: solving {positions} positions ({slots} slots)"
         ));
-        self.advance_overall(pair_positions(pair));
+    }
+
+    fn solved(&self, r: &PairReport) {
+        let seconds = r.seconds.max(1e-9);
+        let threads = rayon::current_num_threads();
+        self.log(&format!(
+            "{}: solved {} positions in {:.1} s ({:.2} M slots/s, {:.2} M a thread on {threads})",
+            r.pair,
+            r.positions(),
+            r.seconds,
+            r.slots() as f64 / seconds / 1e6,
+            r.slots() as f64 / seconds / 1e6 / threads as f64,
+        ));
+        self.advance_overall(r.slots());
     }
 }
 

@@ -143,6 +143,12 @@ pub trait Indexing: Send + Sync + 'static {
     fn slot<B: Board>(us: Bits, them: Bits) -> u64;
     /// The position of `slot` in `sub`, `None` for an unused slot.
     fn position<B: Board>(sub: Subspace, slot: u64) -> Option<(Bits, Bits)>;
+    /// Number of positions (used slots) of `sub`: what a table's header
+    /// counts.
+    fn positions<B: Board>(sub: Subspace) -> u64;
+    /// Build the index's tables of board `B` now (a second on 24 points),
+    /// before a job's clock and progress start.
+    fn warm_up<B: Board>() {}
     /// Prepare for the slots of positions whose side to move has the
     /// stones `us` and whose opponent has `them` stones: what many
     /// positions share (the successors of one position) computed once.
@@ -252,6 +258,9 @@ impl Indexing for Dense {
     #[inline]
     fn position<B: Board>(sub: Subspace, slot: u64) -> Option<(Bits, Bits)> {
         Some(position::<B>(sub, slot))
+    }
+    fn positions<B: Board>(sub: Subspace) -> u64 {
+        size::<B>(sub)
     }
     #[inline]
     fn mover<B: Board>(us: Bits, them: u32) -> DenseMover {

@@ -56,16 +56,10 @@ pub enum SolveError {
 }
 
 /// Every moving-phase subspace of a game with `stones` stones a side, as
-/// pairs `(w, b)` with `w ≥ b`, in the order they are solved (by total
-/// stones: a removal leads into a pair with one stone less).
+/// pairs `(w, b)` with `w ≥ b`, in the order they are solved: the one
+/// pair order of every board ([`crate::tables::pairs`]).
 pub fn pairs(stones: u8) -> Vec<Subspace> {
-    let mut out = Vec::new();
-    for total in 6..=2 * stones {
-        for w in (total.div_ceil(2)..=stones.min(total - 3)).rev() {
-            out.push(Subspace::new(w, total - w));
-        }
-    }
-    out
+    crate::tables::pairs(stones, 2 * stones)
 }
 
 /// The pair over the dense index (the small boards, solved whole).

@@ -358,6 +358,12 @@ impl Indexing for Symmetric {
     fn position<B: Board>(sub: Subspace, slot: u64) -> Option<(Bits, Bits)> {
         position::<B>(sub, slot)
     }
+    fn positions<B: Board>(sub: Subspace) -> u64 {
+        positions::<B>(sub)
+    }
+    fn warm_up<B: Board>() {
+        warm_up::<B>()
+    }
     #[inline]
     fn mover<B: Board>(us: Bits, them: u32) -> Mover<B> {
         Mover::new(us, them)
