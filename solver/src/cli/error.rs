@@ -92,6 +92,15 @@ pub enum CliError {
     /// Toguz Kumalak: the endgame share tables.
     #[error(transparent)]
     Egtb(#[from] toguz::egtb::database::EgtbError),
+    /// Toguz Kumalak: fitting the win/draw/loss chances.
+    #[error(transparent)]
+    Calibrate(#[from] toguz::calibrate::CalibrateError),
+    /// Toguz Kumalak: a chances file.
+    #[error(transparent)]
+    Chances(#[from] toguz::chances::ChancesError),
+    /// Toguz Kumalak: the puzzle finder.
+    #[error(transparent)]
+    Puzzle(#[from] toguz::puzzles::PuzzleError),
 }
 
 impl CliError {

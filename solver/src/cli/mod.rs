@@ -24,6 +24,7 @@ pub mod serve;
 pub mod six;
 pub mod three;
 pub mod toguz;
+pub mod toguz_analysis;
 pub mod toguz_tb;
 
 /// Solver and retrograde-analysis toolkit for mill games and Toguz Kumalak.

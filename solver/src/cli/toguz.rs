@@ -1,5 +1,6 @@
 //! `solver toguz` subcommands: replay, perft, search, play, engine, match,
-//! review, train.
+//! review, train (calibrate and puzzles in `toguz_analysis`, the share
+//! tables in `toguz_tb`).
 
 use super::CliError;
 use super::{print_json, CliResult};
@@ -109,6 +110,12 @@ pub enum Command {
     Stats(super::toguz_tb::StatsArgs),
     /// Check the endgame share tables against the exact endgame solver.
     Verify(super::toguz_tb::VerifyArgs),
+    /// Fit the win/draw/loss chances of the engine's score on recorded
+    /// games (held-out games for the check; see docs/toguz.md).
+    Calibrate(super::toguz_analysis::CalibrateArgs),
+    /// Find puzzles in recorded games: positions where exactly one move
+    /// keeps the win (or the draw).
+    Puzzles(super::toguz_analysis::PuzzlesArgs),
     /// Self-play match between two engine set-ups (the Elo ladder): W/D/L,
     /// score, Elo with its 95 % interval and an SPRT verdict.
     Match {
@@ -436,6 +443,8 @@ pub fn run(args: Args) -> CliResult {
         Command::Plan(a) => super::toguz_tb::plan(a),
         Command::Probe(a) => super::toguz_tb::probe(a),
         Command::Stats(a) => super::toguz_tb::stats(a),
+        Command::Calibrate(a) => super::toguz_analysis::calibrate(a),
+        Command::Puzzles(a) => super::toguz_analysis::puzzles(a),
         Command::Verify(a) => super::toguz_tb::verify(a),
         Command::Match {
             a,
@@ -688,13 +697,32 @@ fn run_review(
         }
         if !json {
             println!("{}: {}", g.describe(i), r.result);
+            println!("(values in stones and win/draw/loss chances in %, both for the mover)");
             println!(
-                "{:>4}  {:<6} {:<8} {:>7} {:>7}  {:<8} {:>7} {:>6}  label",
-                "ply", "side", "move", "before", "after", "best", "(score)", "lost"
+                "{:>4}  {:<6} {:<8} {:>7} {:>7}  {:<8} {:>7} {:>6}  {:<10} {:>11}  {:>11}",
+                "ply",
+                "side",
+                "move",
+                "before",
+                "after",
+                "best",
+                "(score)",
+                "lost",
+                "label",
+                "W/D/L before",
+                "W/D/L after"
             );
+            let pct = |c: &toguz::chances::Wdl| {
+                format!(
+                    "{:.0}/{:.0}/{:.0}",
+                    c.win * 100.0,
+                    c.draw * 100.0,
+                    c.loss * 100.0
+                )
+            };
             for m in &r.moves {
                 println!(
-                    "{:>4}  {:<6} {:<8} {:>+7.2} {:>+7.2}  {:<8} {:>+7.2} {:>6.2}  {}",
+                    "{:>4}  {:<6} {:<8} {:>+7.2} {:>+7.2}  {:<8} {:>+7.2} {:>6.2}  {:<10} {:>11}  {:>11}",
                     m.ply,
                     side_name(m.side),
                     m.notation,
@@ -703,9 +731,20 @@ fn run_review(
                     m.best_move,
                     m.best_score,
                     m.loss,
-                    m.label.name()
+                    m.label.name(),
+                    pct(&m.chances_before),
+                    pct(&m.chances_after)
                 );
             }
+            if r.moments.is_empty() {
+                println!("No single move decided this game (no drop of {:.0} % or more in the mover's expected score).", review::MOMENT_DROP * 100.0);
+            } else {
+                println!("The moments that decided the game:");
+                for (k, m) in r.moments.iter().enumerate() {
+                    println!("  {}. {}", k + 1, m.text);
+                }
+            }
+            println!("({})", r.chances_note);
             for (side, p) in ["White", "Black"].iter().zip(&r.players) {
                 let counts: Vec<String> = Label::ALL
                     .iter()

@@ -4,10 +4,13 @@
 //! endgame solver ([`endgame`]), a parallel alpha-beta [`search`], self-play
 //! matches ([`selfplay`]) and their statistics ([`ladder`]), the engine
 //! protocol ([`protocol`]) with external engines ([`external`]) and game
-//! review ([`review`]). Design notes and
+//! review ([`review`]) with calibrated win/draw/loss chances ([`chances`],
+//! fitted by [`calibrate`]) and puzzles from real games ([`puzzles`]). Design notes and
 //! measured figures: `docs/toguz.md`.
 
 pub mod board;
+pub mod calibrate;
+pub mod chances;
 pub mod egtb;
 pub mod endgame;
 pub mod eval;
@@ -18,6 +21,7 @@ pub mod notation;
 pub mod perft;
 pub mod pgn;
 pub mod protocol;
+pub mod puzzles;
 pub mod report;
 pub mod review;
 pub mod search;

@@ -1,10 +1,14 @@
 //! Game review: every move of a recorded game scored by the engine — the
 //! value of the position before the move and after it from the mover's
 //! view, the engine's best move, the stones the move lost against it and a
-//! label ([`Label`]) — with a summary per player and a score graph as SVG
-//! ([`svg`]). Thresholds are in `docs/toguz.md`.
+//! label ([`Label`]) — the mover's calibrated win/draw/loss chances before
+//! and after it ([`crate::chances`]), the few moments that decided the game
+//! (the largest drops in the mover's expected score, [`Moment`]), a summary
+//! per player and a score and chance graph as SVG ([`svg`]). Thresholds are
+//! in `docs/toguz.md`.
 
 use super::board::{Board, Outcome, Side};
+use super::chances::{self, Wdl};
 use super::notation::{move_notation, MoveText};
 use super::pgn::Game;
 use super::search::{Engine, Limits, SearchResult};
@@ -121,6 +125,45 @@ pub struct MoveReview {
     pub holes: Option<[Option<f64>; 9]>,
     /// Search depth at the position before the move.
     pub depth: i32,
+    /// The mover's chances before the move (with the engine's best move),
+    /// from the calibration.
+    pub chances_before: Wdl,
+    /// The mover's chances after the move (the same calibration, at the
+    /// same position's stones, so that a move scoring as well as the best
+    /// keeps them).
+    pub chances_after: Wdl,
+    /// The mover's expected score (win 1, draw ½) lost by the move:
+    /// `before − after`, at least 0, and 0 for the engine's move.
+    pub drop: f64,
+}
+
+/// Least drop in expected score that counts as a deciding moment.
+pub const MOMENT_DROP: f64 = 0.15;
+
+/// At most this many deciding moments are reported.
+pub const MOMENTS: usize = 3;
+
+/// A move that decided the game: one of the largest drops in the mover's
+/// chances, in words.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Moment {
+    /// 1-based ply of the move.
+    pub ply: usize,
+    /// Who played it.
+    pub side: Side,
+    /// The move played.
+    #[serde(rename = "move")]
+    pub notation: String,
+    /// The engine's move instead.
+    pub best_move: String,
+    /// The mover's chances before (with the best move) and after.
+    pub before: Wdl,
+    /// See `before`.
+    pub after: Wdl,
+    /// Expected score lost.
+    pub drop: f64,
+    /// A coach's sentence about it.
+    pub text: String,
 }
 
 /// A player's summary.
@@ -152,6 +195,15 @@ pub struct Review {
     /// White's value (stones) of each position from the start to the end
     /// (`moves.len() + 1` values).
     pub white_curve: Vec<f64>,
+    /// White's chances at each position from the start to the end
+    /// (`moves.len() + 1` values; certain at a finished position).
+    pub white_chances: Vec<Wdl>,
+    /// The moves that decided the game (at most [`MOMENTS`], each dropping
+    /// the mover's expected score by at least [`MOMENT_DROP`]), in game
+    /// order.
+    pub moments: Vec<Moment>,
+    /// Where the chances come from (the calibration's node budget).
+    pub chances_note: String,
     /// White's and Black's summaries.
     pub players: [PlayerSummary; 2],
     /// Nodes searched in all.
@@ -238,6 +290,7 @@ pub fn review_from(
             (None, None) => 0.0,
         }
     };
+    let cal = chances::builtin();
     let mut moves = Vec::with_capacity(played.len());
     for (i, &hole) in played.iter().enumerate() {
         let b = boards[i];
@@ -268,6 +321,16 @@ pub fn review_from(
             move_notation(h - 1, &e, &a)
         };
         let holes = multipv.then(|| std::array::from_fn(|k| line(k as u8 + 1)));
+        let chances_before = cal.chances(&b, before);
+        let chances_after = match boards[i + 1].outcome() {
+            Some(_) => cal.chances(&boards[i + 1], 0.0).flip(),
+            None => cal.chances(&b, after),
+        };
+        let drop = if is_best {
+            0.0
+        } else {
+            (chances_before.expected() - chances_after.expected()).max(0.0)
+        };
         moves.push(MoveReview {
             ply: i + 1,
             side: b.side,
@@ -281,6 +344,9 @@ pub fn review_from(
             label: Label::of(loss, is_best),
             holes,
             depth: r.depth,
+            chances_before,
+            chances_after,
+            drop,
         });
     }
     let white_curve = (0..n)
@@ -293,6 +359,17 @@ pub fn review_from(
             }
         })
         .collect();
+    let white_chances = (0..n)
+        .map(|i| {
+            let c = cal.chances(&boards[i], value(i));
+            if boards[i].side == Side::White {
+                c
+            } else {
+                c.flip()
+            }
+        })
+        .collect();
+    let found_moments = moments(&moves);
     let tag = |t: &str| game.tag(t).unwrap_or("?").to_string();
     let mut players = [
         PlayerSummary {
@@ -320,9 +397,76 @@ pub fn review_from(
         result: game.result.clone().unwrap_or_else(|| "*".to_string()),
         moves,
         white_curve,
+        white_chances,
+        moments: found_moments,
+        chances_note: format!(
+            "chances for the side named, from the engine's score through the calibration fitted on \
+             PlayOK games at {} nodes a position",
+            cal.nodes
+        ),
         players,
         nodes,
     })
+}
+
+fn percent(w: Wdl) -> String {
+    let p = |x: f64| (x * 100.0).round();
+    if w.draw < 0.005 {
+        format!("{:.0} % to win", p(w.win))
+    } else {
+        format!("{:.0} % win, {:.0} % draw", p(w.win), p(w.draw))
+    }
+}
+
+/// The deciding moments of reviewed `moves`: the largest drops of at least
+/// [`MOMENT_DROP`], at most [`MOMENTS`] of them, in game order.
+pub fn moments(moves: &[MoveReview]) -> Vec<Moment> {
+    let mut big: Vec<&MoveReview> = moves.iter().filter(|m| m.drop >= MOMENT_DROP).collect();
+    big.sort_by(|a, b| b.drop.total_cmp(&a.drop).then(a.ply.cmp(&b.ply)));
+    big.truncate(MOMENTS);
+    big.sort_by_key(|m| m.ply);
+    big.iter()
+        .map(|m| Moment {
+            ply: m.ply,
+            side: m.side,
+            notation: m.notation.clone(),
+            best_move: m.best_move.clone(),
+            before: m.chances_before,
+            after: m.chances_after,
+            drop: m.drop,
+            text: coach_text(m),
+        })
+        .collect()
+}
+
+/// A coach's sentence about a move that cost a lot.
+fn coach_text(m: &MoveReview) -> String {
+    let who = if m.side == Side::White {
+        "White"
+    } else {
+        "Black"
+    };
+    let (b, a) = (m.chances_before, m.chances_after);
+    let what = if b.win >= 0.5 && a.win < 0.5 {
+        "let the win slip away"
+    } else if b.loss < 0.5 && a.loss >= 0.5 {
+        "turned the game towards a loss"
+    } else if b.win >= 0.5 {
+        "gave back much of the advantage"
+    } else {
+        "made a difficult position worse"
+    };
+    format!(
+        "Move {} ({who}, {}) {what}: {who}'s chances fell from {} to {}. {} was the move \
+         (the engine's {:+.1} stones against {:+.1}).",
+        m.ply.div_ceil(2),
+        m.notation,
+        percent(b),
+        percent(a),
+        m.best_move,
+        m.best_score,
+        m.after
+    )
 }
 
 fn xml_escape(s: &str) -> String {
@@ -332,16 +476,20 @@ fn xml_escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// A score graph of the review as a stand-alone SVG: White's value after
-/// every ply (stones, clipped to the plotted range), blunders marked with
-/// red dots and mistakes with orange ones, move numbers below. The root's
-/// `data-plot` is the plot area `left top width height` and the plies
+/// A score and chance graph of the review as a stand-alone SVG: above,
+/// White's value after every ply (stones, clipped to the plotted range),
+/// blunders marked with red dots and mistakes with orange ones; below,
+/// White's chances (win, and win or draw, in per cent) with the deciding
+/// moments numbered; move numbers at the bottom. The root's `data-plot` is
+/// the plot area of both graphs `left top width height` and the plies
 /// across it, so that a page can mark or pick a ply on the graph.
 pub fn svg(r: &Review) -> String {
-    let (w, h) = (900.0, 360.0);
-    let (left, right, top, bottom) = (56.0, 20.0, 40.0, 44.0);
+    let (w, h) = (900.0, 560.0);
+    let (left, right, top) = (56.0, 20.0, 40.0);
     let pw = w - left - right;
-    let ph = h - top - bottom;
+    // The score graph, a gap, then the chance graph.
+    let ph = 276.0;
+    let (ctop, cph) = (top + ph + 24.0, 176.0);
     // The range follows the values short of a finished game (±100).
     let worst = r
         .white_curve
@@ -356,7 +504,8 @@ pub fn svg(r: &Review) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="12" data-plot="{left} {top} {pw} {ph} {n}">"##
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="12" data-plot="{left} {top} {pw} {} {n}">"##,
+        ctop + cph - top
     );
     let _ = writeln!(s, r##"<rect width="{w}" height="{h}" fill="#ffffff"/>"##);
     let title = format!(
@@ -393,23 +542,25 @@ pub fn svg(r: &Review) -> String {
         );
         v += step;
     }
-    // Move numbers every 10 moves (a move is two plies).
+    // Move numbers every 10 moves (a move is two plies), under both graphs.
     let mut mv = 0;
     while mv * 2 <= r.white_curve.len().saturating_sub(1) {
         let xx = x(mv * 2);
-        let _ = writeln!(
-            s,
-            r##"<line x1="{xx:.1}" y1="{:.1}" x2="{xx:.1}" y2="{:.1}" stroke="#999999"/>"##,
-            top + ph,
-            top + ph + 5.0
-        );
+        for base in [top + ph, ctop + cph] {
+            let _ = writeln!(
+                s,
+                r##"<line x1="{xx:.1}" y1="{base:.1}" x2="{xx:.1}" y2="{:.1}" stroke="#999999"/>"##,
+                base + 5.0
+            );
+        }
         let _ = writeln!(
             s,
             r##"<text x="{xx:.1}" y="{:.1}" text-anchor="middle">{mv}</text>"##,
-            top + ph + 18.0
+            ctop + cph + 18.0
         );
         mv += 10;
     }
+    chance_graph(&mut s, r, left, pw, ctop, cph, &x);
     let _ = writeln!(
         s,
         r##"<text x="{:.1}" y="{:.1}" text-anchor="middle">move</text>"##,
@@ -421,6 +572,12 @@ pub fn svg(r: &Review) -> String {
         r##"<text x="14" y="{:.1}" transform="rotate(-90 14 {:.1})" text-anchor="middle">White's view, stones (+ White better)</text>"##,
         top + ph / 2.0,
         top + ph / 2.0
+    );
+    let _ = writeln!(
+        s,
+        r##"<text x="14" y="{:.1}" transform="rotate(-90 14 {:.1})" text-anchor="middle">White's chances, %</text>"##,
+        ctop + cph / 2.0,
+        ctop + cph / 2.0
     );
     let points: Vec<String> = r
         .white_curve
@@ -473,6 +630,89 @@ pub fn svg(r: &Review) -> String {
     );
     s.push_str("</svg>\n");
     s
+}
+
+/// The chance graph: White's win chance (blue line), win or draw (grey
+/// line; the band between is the draw), 0–100 %, deciding moments as
+/// numbered circles on the win line.
+fn chance_graph(
+    s: &mut String,
+    r: &Review,
+    left: f64,
+    pw: f64,
+    top: f64,
+    ph: f64,
+    x: &dyn Fn(usize) -> f64,
+) {
+    let y = |p: f64| top + ph - p.clamp(0.0, 1.0) * ph;
+    let _ = writeln!(
+        s,
+        r##"<rect x="{left}" y="{top}" width="{pw}" height="{ph}" fill="#fafafa" stroke="#dddddd"/>"##
+    );
+    for p in [0.0, 0.25, 0.5, 0.75, 1.0] {
+        let yy = y(p);
+        let colour = if p == 0.5 { "#555555" } else { "#dddddd" };
+        let _ = writeln!(
+            s,
+            r##"<line x1="{left}" y1="{yy:.1}" x2="{:.1}" y2="{yy:.1}" stroke="{colour}"/>"##,
+            left + pw
+        );
+        let _ = writeln!(
+            s,
+            r##"<text x="{:.1}" y="{:.1}" text-anchor="end">{:.0}</text>"##,
+            left - 6.0,
+            yy + 4.0,
+            p * 100.0
+        );
+    }
+    let c = &r.white_chances;
+    let line = |f: &dyn Fn(&Wdl) -> f64| -> Vec<String> {
+        c.iter()
+            .enumerate()
+            .map(|(i, w)| format!("{:.1},{:.1}", x(i), y(f(w))))
+            .collect()
+    };
+    let win = line(&|w| w.win);
+    let not_loss = line(&|w| w.win + w.draw);
+    // The draw band: up the win line, back down the win-or-draw line.
+    let band: Vec<String> = win
+        .iter()
+        .cloned()
+        .chain(not_loss.iter().rev().cloned())
+        .collect();
+    let _ = writeln!(
+        s,
+        r##"<polygon fill="#c9d8ef" stroke="none" points="{}"/>"##,
+        band.join(" ")
+    );
+    let _ = writeln!(
+        s,
+        r##"<polyline fill="none" stroke="#8c8c8c" stroke-width="1.5" points="{}"/>"##,
+        not_loss.join(" ")
+    );
+    let _ = writeln!(
+        s,
+        r##"<polyline fill="none" stroke="#1f5fbf" stroke-width="2" points="{}"/>"##,
+        win.join(" ")
+    );
+    for (k, m) in r.moments.iter().enumerate() {
+        let (cx, cy) = (x(m.ply), y(c[m.ply].win));
+        let _ = writeln!(
+            s,
+            r##"<g class="moment"><circle cx="{cx:.1}" cy="{cy:.1}" r="8" fill="#d62728" stroke="#000000" stroke-width="0.5"/><text x="{cx:.1}" y="{:.1}" text-anchor="middle" fill="#ffffff" font-size="11" font-weight="bold">{}</text><title>{}</title></g>"##,
+            cy + 4.0,
+            k + 1,
+            xml_escape(&m.text)
+        );
+    }
+    let _ = writeln!(
+        s,
+        r##"<text x="{:.1}" y="{:.1}" fill="#1f5fbf">White wins</text><text x="{:.1}" y="{:.1}" fill="#6f6f6f">band: draw</text>"##,
+        left + 6.0,
+        top + 14.0,
+        left + 86.0,
+        top + 14.0
+    );
 }
 
 #[cfg(test)]
@@ -542,6 +782,23 @@ mod tests {
         assert_eq!(rev.white_curve.len(), 17);
         let svg = svg(&rev);
         assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
-        assert_eq!(svg.matches("<polyline").count(), 1);
+        // The score line, and White's win and win-or-draw lines.
+        assert_eq!(svg.matches("<polyline").count(), 3);
+        // Chances: one per position, each adding up to 1; the planted
+        // move drops the mover's expected score the most, and every
+        // moment is a drop of at least MOMENT_DROP, in game order.
+        assert_eq!(rev.white_chances.len(), 17);
+        for c in &rev.white_chances {
+            assert!((c.win + c.draw + c.loss - 1.0).abs() < 1e-9);
+        }
+        let top = rev.moves.iter().map(|m| m.drop).fold(0.0, f64::max);
+        assert_eq!(m.drop, top);
+        assert!(m.drop > 0.0);
+        assert!(rev.moments.iter().all(|x| x.drop >= MOMENT_DROP));
+        assert!(rev.moments.windows(2).all(|w| w[0].ply < w[1].ply));
+        if m.drop >= MOMENT_DROP {
+            assert!(rev.moments.iter().any(|x| x.ply == ply));
+        }
+        assert_eq!(svg.matches("class=\"moment\"").count(), rev.moments.len());
     }
 }
