@@ -101,15 +101,23 @@ impl IntoResponse for ApiError {
 impl From<ProbeError> for ApiError {
     fn from(e: ProbeError) -> ApiError {
         match e {
-            ProbeError::Table(DatabaseError::Set(SetError::Missing { path, .. })) => ApiError {
-                status: StatusCode::NOT_FOUND,
-                kind: "missing-table",
-                message: format!(
-                    "this position needs the table {}, which is not in the server's tablebase \
-                     directory (generate it with `solver nine generate`)",
-                    file_name(&path)
-                ),
-            },
+            ProbeError::Table(DatabaseError::Set(SetError::Missing { path, .. })) => {
+                let name = file_name(&path);
+                // The rule set is in the file's name (`nine-noflying-…`).
+                let command = if name.starts_with("nine-noflying-") {
+                    "solver nine generate --no-flying"
+                } else {
+                    "solver nine generate"
+                };
+                ApiError {
+                    status: StatusCode::NOT_FOUND,
+                    kind: "missing-table",
+                    message: format!(
+                        "this position needs the table {name}, which is not in the server's \
+                         tablebase directory (generate it with `{command}`)"
+                    ),
+                }
+            }
             ProbeError::NoDirectory(_) => ApiError {
                 status: StatusCode::NOT_FOUND,
                 kind: "no-tables",

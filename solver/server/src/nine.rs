@@ -452,7 +452,22 @@ fn stats_with_errors(dir: &Path, rules: RuleSet) -> Result<serde_json::Value, Ap
         && broken_subspaces.is_empty()
         && broken_sectors.is_empty()
     {
-        return Err(ProbeError::NoDirectory(dir.to_owned()).into());
+        // The directory is there, without tables of this rule set.
+        let (what, command) = if rules.flying {
+            ("Nine Men's Morris", "solver nine generate")
+        } else {
+            (
+                "Nine Men's Morris without flying",
+                "solver nine generate --no-flying",
+            )
+        };
+        return Err(ApiError {
+            status: StatusCode::NOT_FOUND,
+            kind: "no-tables",
+            message: format!(
+                "the server's tablebase directory has no tables of {what} (run `{command}`)"
+            ),
+        });
     }
     let mut answer = stats_json(&tables, rules);
     for (key, broken) in [("subspaces", broken_subspaces), ("sectors", broken_sectors)] {

@@ -221,9 +221,55 @@ function showValues() {
   return $("m-values").checked;
 }
 
+/** When set, the next `setHash` replaces the URL's entry instead of
+ * adding one (a link's position that gave way to another). */
+let replaceHash = false;
+
+/** Put the position in the URL. A position that follows another of the
+ * same board (a move, undo, redo, a record entry) is a new history entry,
+ * so that Back and Forward walk the game; otherwise (a tab's bare `#six`,
+ * another board's URL) the entry is replaced. */
 function setHash(game, position) {
   const hash = position ? `#${game}/${encodeURIComponent(position)}` : `#${game}`;
-  if (location.hash !== hash) history.replaceState(null, "", hash);
+  const replace = replaceHash;
+  replaceHash = false;
+  if (location.hash === hash) return;
+  if (!replace && location.hash.startsWith(`#${game}/`)) history.pushState(null, "", hash);
+  else history.replaceState(null, "", hash);
+}
+
+/** Each board's game (positions, moves, cursor, mode), kept for the
+ * browser tab's life in sessionStorage: a tab switch, Statistics and back,
+ * or a reload finds it again. */
+const Kept = {
+  get(game) {
+    try {
+      const v = JSON.parse(sessionStorage.getItem(`game:${game}`));
+      const ok = v && Array.isArray(v.history) && Array.isArray(v.record) &&
+        v.history.length === v.record.length + 1 && Number.isInteger(v.index) &&
+        v.index >= 0 && v.index < v.history.length &&
+        v.history.every((p) => typeof p === "string") && v.record.every((m) => typeof m === "string");
+      return ok ? v : null;
+    } catch (e) {
+      return null;
+    }
+  },
+  set(game, v) {
+    try {
+      sessionStorage.setItem(`game:${game}`, JSON.stringify(v));
+    } catch (e) {
+      // No storage (a private window's quota): the URL still holds the position.
+    }
+  },
+};
+
+/** The index of `position` in `history` nearest to `index`, or -1. */
+function nearest(history, position, index) {
+  let best = -1;
+  history.forEach((p, i) => {
+    if (p === position && (best < 0 || Math.abs(i - index) < Math.abs(best - index))) best = i;
+  });
+  return best;
 }
 
 /** The view and position of the URL's fragment (`#nine/<position>`). A
@@ -258,13 +304,9 @@ function route() {
   $("toguz-view").hidden = game !== "toguz";
   $("stats-view").hidden = game !== "stats";
   if (MILLS.includes(game)) {
-    if (view !== game || (position && position !== Morris.position())) {
-      Morris.start(game, position || START[game]);
-    }
+    Morris.show(game, position, view === game);
   } else if (game === "toguz") {
-    if (view !== game || (position && position !== Toguz.position())) {
-      Toguz.start(position || START.toguz);
-    }
+    Toguz.showGame(position, view === game);
   } else if (game === "stats") {
     Stats.show();
   }
@@ -296,6 +338,96 @@ function applyMove(game, position, move) {
   return `${cells.join("")} ${side === "w" ? "b" : "w"} ${hand[0]} ${hand[1]}`;
 }
 
+/** Nine's smaller games: the stone count of a new game on Nine's two
+ * boards, and the largest game the server's tables cover (every
+ * moving-phase subspace of it: `nine generate --max-stones 9` covers the
+ * 4-stone game). */
+const NineStones = {
+  covered: {}, // board -> stones a side of the largest game covered (0: none)
+
+  /** Learn what the tables cover from `stats` (the page works without). */
+  async learn() {
+    for (const game of ["nine", "nine-noflying"]) {
+      try {
+        const s = await api(`${game}/stats`, {});
+        const have = new Set(s.subspaces.filter((r) => !r.error).map((r) => `${r.white}-${r.black}`));
+        let k = 0;
+        for (let n = 3; n <= 9; n++) {
+          let all = true;
+          for (let w = 3; w <= n; w++) for (let b = 3; b <= n; b++) all = all && have.has(`${w}-${b}`);
+          if (!all) break;
+          k = n;
+        }
+        this.covered[game] = k;
+      } catch (e) {
+        this.covered[game] = 0;
+      }
+    }
+  },
+
+  /** The stone count of a new game: the one chosen, else the largest
+   * game the tables cover, else 9. */
+  chosen(game) {
+    let k = 0;
+    try {
+      k = Number(sessionStorage.getItem(`stones:${game}`));
+    } catch (e) {
+      k = 0;
+    }
+    if (Number.isInteger(k) && k >= 3 && k <= 9) return k;
+    const c = this.covered[game];
+    return c >= 3 ? c : 9;
+  },
+
+  /** Choose `k` stones a side: a new game of that size. */
+  choose(game, k) {
+    try {
+      sessionStorage.setItem(`stones:${game}`, String(k));
+    } catch (e) {
+      // Without storage the choice lasts until the page is left.
+    }
+    const mode = Morris.mode();
+    Morris.start(game, Morris.landing(game));
+    $("m-mode").value = mode;
+    Morris.load(true);
+  },
+
+  /** The choice and the line on what larger tables add (Nine's boards only). */
+  render(game) {
+    const nine = game === "nine" || game === "nine-noflying";
+    $("m-stones-row").hidden = !nine;
+    $("m-tables").hidden = !nine;
+    if (!nine) return;
+    const c = this.covered[game] || 0;
+    const select = $("m-stones");
+    select.innerHTML = "";
+    for (let k = 3; k <= 9; k++) {
+      const o = document.createElement("option");
+      o.value = String(k);
+      o.textContent = `${k} stones${k === 9 ? " (the full game)" : ""}${k <= c ? ": every value" : ""}`;
+      select.appendChild(o);
+    }
+    select.value = String(this.chosen(game));
+    const flag = game === "nine-noflying" ? " --no-flying" : "";
+    let line;
+    if (c >= 9) {
+      line = "";
+    } else if (c >= 3) {
+      line = `The server's tables cover the games up to ${c} stones a side; larger games have values ` +
+        `once they reach ${2 * c} stones or fewer. \`solver nine generate${flag}\` (all 49 subspaces, ` +
+        "about 55 min, 1.5 GB) adds the 9-stone game's moving phase, `--placement` its placement phase.";
+    } else {
+      line = `The server has no tables of this game: \`solver nine generate${flag} --max-stones 9\` ` +
+        "(seconds) gives every value of the games up to 4 stones a side, " +
+        `\`solver nine generate${flag}\` (about 55 min) the 9-stone game's moving phase.`;
+    }
+    $("m-tables").textContent = line;
+    $("m-tables").hidden = !line;
+  },
+};
+
+$("m-stones").addEventListener("change", () => NineStones.choose(Morris.game, Number($("m-stones").value)));
+
 const Morris = {
   game: "nine",
   history: [START.nine], // positions; history[index] is shown
@@ -312,6 +444,61 @@ const Morris = {
     return this.history[this.index];
   },
 
+  /** The start of a new game on `game`'s board: the served game's, on
+   * Nine's boards the stone count chosen. */
+  landing(game) {
+    if (game === "nine" || game === "nine-noflying") {
+      const k = NineStones.chosen(game);
+      return `........................ w ${k} ${k}`;
+    }
+    return START[game];
+  },
+
+  /** Show `game` at `position` (from the URL; null: the board's game as
+   * it was left). A position of the game on screen, or of the board's
+   * kept game, moves its cursor there (Back and Forward); another starts
+   * a new game from it. */
+  show(game, position, onScreen) {
+    if (onScreen && this.game === game && this.shown) {
+      if (!position || position === this.position()) {
+        setHash(game, this.position());
+        return;
+      }
+      const i = nearest(this.history, position, this.index);
+      if (i >= 0) {
+        this.index = i;
+        this.load(false);
+        return;
+      }
+    }
+    const kept = Kept.get(game);
+    const at = kept && position ? nearest(kept.history, position, kept.index) : -1;
+    if (kept && (!position || at >= 0)) {
+      this.previous = null;
+      this.shown = false;
+      this.game = game;
+      $("m-style-row").hidden = !STYLES.includes(game);
+      this.history = kept.history;
+      this.record = kept.record;
+      this.index = at >= 0 ? at : kept.index;
+      $("m-mode").value = ["analyse", "white", "black"].includes(kept.mode) ? kept.mode : "analyse";
+      this.closeRecordBox();
+      this.load(false);
+      return;
+    }
+    this.start(game, position || this.landing(game));
+  },
+
+  /** The record box closed and emptied (its text and message were about
+   * another game). */
+  closeRecordBox() {
+    const field = $("m-record-text");
+    field.value = "";
+    field.parentElement.querySelector(".share-note").textContent = "";
+    field.parentElement.hidden = true;
+    $("m-share").parentElement.hidden = true;
+  },
+
   start(game, position) {
     // What was shown, so that a position that turns out invalid can give
     // way to it (or, from a link, to the start position).
@@ -325,6 +512,7 @@ const Morris = {
     this.record = [];
     this.index = 0;
     $("m-mode").value = "analyse";
+    this.closeRecordBox();
     this.load();
   },
 
@@ -348,6 +536,8 @@ const Morris = {
     const game = this.game;
     const position = this.position();
     setHash(game, position);
+    Kept.set(game, { history: this.history, record: this.record, index: this.index, mode: this.mode() });
+    NineStones.render(game);
     $("m-text").value = position;
     $("m-error").textContent = "";
     $("m-notice").textContent = "";
@@ -413,13 +603,14 @@ const Morris = {
         // A position that is not valid (from a link or the text field):
         // back to what was shown before, or the start position.
         const message = `“${position.slice(0, 80)}” is not a valid ${NAME[game]} position: ${e.message}`;
+        replaceHash = true;
         if (this.previous) {
           Object.assign(this, this.previous);
           this.previous = null;
           this.load(false).then(() => { $("m-error").textContent = message; });
         } else {
           notice(`${message}. Showing the start position instead.`);
-          this.history = [START[game]];
+          this.history = [this.landing(game)];
           this.load(false);
         }
         return;
@@ -500,7 +691,7 @@ const Morris = {
       recordBox("m", null, `This is a record of ${tags.Game}: open its tab and load it there.`);
       return;
     }
-    const start = tags.Position || START[this.game];
+    const start = tags.Position || this.landing(this.game);
     try {
       const r = await api(`${this.game}/replay`, { position: start, moves: moves.join(" ") });
       this.history = r.positions;
@@ -743,7 +934,7 @@ const Morris = {
 $("m-mode").addEventListener("change", () => Morris.load(true));
 $("m-new").addEventListener("click", () => {
   const mode = Morris.mode();
-  Morris.start(Morris.game, START[Morris.game]);
+  Morris.start(Morris.game, Morris.landing(Morris.game));
   $("m-mode").value = mode;
   Morris.load(true);
 });
@@ -814,6 +1005,27 @@ const Toguz = {
 
   position() {
     return this.history[this.index];
+  },
+
+  /** Show `position` (from the URL; null: the game as it was left): a
+   * position of the game shown moves its cursor there (Back, Forward). */
+  showGame(position, onScreen) {
+    if (onScreen && this.show) {
+      if (!position || position === this.position()) {
+        setHash("toguz", this.position());
+        return;
+      }
+      const i = nearest(this.history, position, this.index);
+      if (i >= 0) {
+        this.goTo(i);
+        return;
+      }
+    }
+    if (!position && this.show) {
+      this.load(false);
+      return;
+    }
+    this.start(position || START.toguz);
   },
 
   start(position) {
@@ -1495,4 +1707,12 @@ async function servedGames() {
 }
 
 window.addEventListener("hashchange", route);
-servedGames().then(route);
+// Back and Forward between entries `setHash` added.
+window.addEventListener("popstate", route);
+// The active tab keeps its game (a click would drop the position from the URL).
+for (const a of document.querySelectorAll("#tabs a")) {
+  a.addEventListener("click", (e) => {
+    if (a.dataset.view === view && view !== "stats") e.preventDefault();
+  });
+}
+Promise.all([servedGames(), NineStones.learn()]).then(route);
