@@ -1,22 +1,26 @@
 //! The web board in a real browser: headless Chromium driven through
 //! WebDriver (Debian's `chromium` and `chromium-driver`) opens the landing
-//! page over partial tables (no error, the missing table named, play goes
-//! on with both sides when the perfect player cannot move), survives
-//! malformed URL fragments, plays a complete Three Men's Morris game
-//! against the perfect player (in the `ultra` style) by clicking on the
-//! board, checks that the move values a Nine Men's Morris position shows
-//! equal the API's, plays a capture by clicks, plays the 4-stone game on
-//! Nine's board from the empty board to its end against the perfect
-//! player (placements, mills of both sides, removals, flying; the hint,
-//! "Show values", the record exported, imported, clicked, and an illegal
-//! one refused), plays Toguz Kumalak against the engine (with the busy
-//! indicator showing during a search), imports a PlayOK record, shows
+//! page over tables that cover the 4-stone game (as the README's `nine
+//! generate --max-stones 9` does: that game's empty board with every move
+//! valued), chooses 9 stones a side (no error, the missing table named,
+//! play goes on with both sides when the perfect player cannot move),
+//! survives malformed URL fragments, plays a complete Three Men's Morris
+//! game against the perfect player (in the `ultra` style) by clicking on
+//! the board, checks that the move values a Nine Men's Morris position
+//! shows equal the API's, plays a capture by clicks, plays the 4-stone
+//! game on Nine's board from the empty board to its end against the
+//! perfect player (placements, mills of both sides, removals, flying; the
+//! hint, "Show values", the record exported, imported, clicked, and an
+//! illegal one refused), plays Toguz Kumalak against the engine (with the
+//! busy indicator showing during a search), imports a PlayOK record, shows
 //! every hole's value and a hint, reviews the game (graph, moves, each
 //! hole's value at a position chosen in the review) and exports it again,
-//! opens the tabs of Nine without
-//! flying, Six Men's Morris, Morabaraba and Lasker Morris (each board drawn
-//! from its geometry, its start the served game's, its move values the
-//! API's), and checks the phone layout
+//! opens the tabs of Nine without flying (its help naming `--no-flying`),
+//! Six Men's Morris, Morabaraba and Lasker Morris (each board drawn from
+//! its geometry, its start the served game's, its move values the API's),
+//! plays a game on Six that Back and Forward step through and that
+//! survives Statistics and back and a reload, opens its copied link in a
+//! new tab, and checks the phone layout
 //! at 390 px. It saves screenshots (into `$SCREENSHOTS_DIR`, default the
 //! target's temporary directory; `scripts/screenshots.sh` writes them into
 //! `docs/img/`) and a screenshot on failure.
@@ -238,8 +242,8 @@ const ROWS: &str = "[...document.querySelectorAll('#m-moves tr[data-move]')]";
 
 async fn run(client: &Client, addr: SocketAddr, shots: &std::path::Path) -> Result<()> {
     let base = format!("http://{addr}/");
-    landing_with_partial_tables(client, &base, shots).await?;
-    fragments(client, &base).await?;
+    landing_with_partial_tables(client, addr, &base, shots).await?;
+    fragments(client, addr, &base).await?;
     nine_values(client, addr, &base, shots).await?;
     nine_game(client, addr, &base, shots).await?;
     three_game(client, addr, &base, shots).await?;
@@ -250,6 +254,9 @@ async fn run(client: &Client, addr: SocketAddr, shots: &std::path::Path) -> Resu
             .await
             .map_err(|e| format!("#{game}: {e}"))?;
     }
+    six_kept(client, addr, &base)
+        .await
+        .map_err(|e| format!("a kept game on Six: {e}"))?;
     client
         .goto(&format!("{base}#stats"))
         .await
@@ -292,26 +299,139 @@ async fn select(client: &Client, id: &str, value: &str) -> Result<()> {
         .map_err(|e| format!("{id} = {value}: {e}"))
 }
 
-/// The landing page with only the 3-3 table (the empty board needs them
-/// all): the empty board's 24 moves, no red error, a note naming the
+/// The stones a side of the largest game on Nine's board `game`
+/// (`nine`, `nine-noflying`) whose moving-phase subspaces the server's
+/// tables all hold (from `/api/{game}/stats`; 0: none).
+fn covered(addr: SocketAddr, game: &str) -> u8 {
+    let stats = web::get(addr, &format!("/api/{game}/stats")).json();
+    let have: std::collections::HashSet<(u64, u64)> = stats["subspaces"]
+        .as_array()
+        .map(|rows| {
+            rows.iter()
+                .filter(|r| r["error"].is_null())
+                .filter_map(|r| Some((r["white"].as_u64()?, r["black"].as_u64()?)))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut k = 0;
+    for n in 3..=9u64 {
+        if !(3..=n).all(|w| (3..=n).all(|b| have.contains(&(w, b)))) {
+            break;
+        }
+        k = n as u8;
+    }
+    k
+}
+
+/// The position a new game on Nine's board `game` starts from: the empty
+/// board of the largest game the tables cover, else of the 9-stone game.
+fn nine_landing(addr: SocketAddr, game: &str) -> String {
+    let k = match covered(addr, game) {
+        0 => 9,
+        k => k,
+    };
+    format!("........................ w {k} {k}")
+}
+
+/// The moves the page lists, with their values: `[move, value, dtc]`.
+async fn page_rows(client: &Client) -> Result<Json> {
+    eval(
+        client,
+        &format!("{ROWS}.map(tr => [tr.dataset.move, tr.dataset.value, tr.dataset.dtc])"),
+    )
+    .await
+}
+
+/// The moves `/api/{game}/probe` lists for `position`, as [`page_rows`].
+fn api_rows(addr: SocketAddr, game: &str, position: &str) -> Result<Json> {
+    let api = get_position(addr, &format!("/api/{game}/probe"), position).json();
+    let rows: Vec<Json> = api["moves"]
+        .as_array()
+        .ok_or_else(|| format!("the API says {api}"))?
+        .iter()
+        .map(|m| {
+            let dtc = if m["dtc"].is_null() {
+                String::new()
+            } else {
+                m["dtc"].to_string()
+            };
+            json!([m["move"], m["value"], dtc])
+        })
+        .collect();
+    Ok(json!(rows))
+}
+
+/// The page's record: the moves it lists.
+async fn record(client: &Client) -> Result<Json> {
+    eval(
+        client,
+        "[...document.querySelectorAll('#m-record li')].map(li => li.textContent)",
+    )
+    .await
+}
+
+/// Open `url` in a new tab (its own sessionStorage, as a link opened by a
+/// player) and close the one shown.
+async fn fresh_tab(client: &Client, url: &str) -> Result<()> {
+    let tab = client.new_window(true).await.map_err(|e| e.to_string())?;
+    client.close_window().await.map_err(|e| e.to_string())?;
+    client
+        .switch_to_window(tab.handle)
+        .await
+        .map_err(|e| e.to_string())?;
+    client.goto(url).await.map_err(|e| e.to_string())
+}
+
+/// The landing page over the test's tables, which cover the 4-stone game
+/// as the README's `nine generate --max-stones 9` does: that game's empty
+/// board with every move valued (the API's values), no error, no note.
+/// Then 9 stones chosen in "Stones a side": the 9-stone start (the empty
+/// board needs tables the server lacks), no red error, a note naming the
 /// missing table; playing White against the perfect player falls back to
 /// both sides when it cannot move, instead of thinking forever.
 async fn landing_with_partial_tables(
     client: &Client,
+    addr: SocketAddr,
     base: &str,
     shots: &std::path::Path,
 ) -> Result<()> {
-    client.goto(base).await.map_err(|e| e.to_string())?;
-    wait(client, &format!("{ROWS}.length === 24")).await?;
-    let error = text(client, "m-error").await?;
-    if !error.is_empty() {
-        return Err(format!("the landing page shows an error: {error}"));
-    }
-    let note = text(client, "m-notice").await?;
-    if !(note.contains("nine-flying-") && note.contains("can be played")) {
+    let k = covered(addr, "nine");
+    if k != 4 {
         return Err(format!(
-            "the landing page does not say what is missing: {note}"
+            "the test's tables cover the {k}-stone game, the README's the 4-stone game"
         ));
+    }
+    let start = nine_landing(addr, "nine");
+    client.goto(base).await.map_err(|e| e.to_string())?;
+    wait(
+        client,
+        &format!(
+            "document.getElementById('m-text').value === {} && {ROWS}.length === 24 && {ROWS}.every(tr => tr.dataset.value)",
+            json!(start)
+        ),
+    )
+    .await
+    .map_err(|e| format!("the landing page: {e}"))?;
+    let shown = page_rows(client).await?;
+    let expected = api_rows(addr, "nine", &start)?;
+    if shown != expected {
+        return Err(format!(
+            "the landing page shows {shown}, the API says {expected}"
+        ));
+    }
+    for id in ["m-error", "m-notice"] {
+        let said = text(client, id).await?;
+        if !said.is_empty() {
+            return Err(format!("the landing page says in {id}: {said}"));
+        }
+    }
+    let chosen = eval(client, "document.getElementById('m-stones').value").await?;
+    if chosen != json!(k.to_string()) {
+        return Err(format!("the stone count shown is {chosen}"));
+    }
+    let tables = text(client, "m-tables").await?;
+    if !tables.contains("`solver nine generate`") {
+        return Err(format!("the line on larger tables says: {tables}"));
     }
     // Every point is a labelled keyboard stop.
     let labelled = eval(
@@ -321,6 +441,27 @@ async fn landing_with_partial_tables(
     .await?;
     if labelled != json!(true) {
         return Err("the board's points are not labelled keyboard stops".into());
+    }
+    shot(client, shots.join("nine-landing.png")).await?;
+    // The 9-stone game: its legal moves, a note on the missing table.
+    select(client, "m-stones", "9").await?;
+    wait(
+        client,
+        &format!(
+            "document.getElementById('m-text').value === {} && {ROWS}.length === 24",
+            json!("........................ w 9 9")
+        ),
+    )
+    .await?;
+    let error = text(client, "m-error").await?;
+    if !error.is_empty() {
+        return Err(format!("the 9-stone start shows an error: {error}"));
+    }
+    let note = text(client, "m-notice").await?;
+    if !(note.contains("nine-flying-") && note.contains("can be played")) {
+        return Err(format!(
+            "the 9-stone start does not say what is missing: {note}"
+        ));
     }
     shot(client, shots.join("nine-partial.png")).await?;
     select(client, "m-mode", "white").await?;
@@ -348,6 +489,158 @@ async fn landing_with_partial_tables(
         "document.querySelectorAll('#m-record li').length === 3",
     )
     .await?;
+    Ok(())
+}
+
+/// A game played on Six by clicks: Back and Forward step through its
+/// moves; it survives Statistics and back (by the tabs) and a reload;
+/// "Copy link" of its position reproduces the position in a new tab.
+async fn six_kept(client: &Client, addr: SocketAddr, base: &str) -> Result<()> {
+    let games = web::get(addr, "/api/games").json();
+    let start = games
+        .as_array()
+        .and_then(|g| g.iter().find(|g| g["id"] == "six"))
+        .and_then(|g| g["start"].as_str())
+        .ok_or_else(|| format!("/api/games: {games}"))?
+        .to_string();
+    client
+        .goto(&format!("{base}#six"))
+        .await
+        .map_err(|e| e.to_string())?;
+    wait(
+        client,
+        "document.querySelectorAll('#board g.pt').length === 16",
+    )
+    .await?;
+    click_id(client, "m-new").await?;
+    wait(
+        client,
+        &format!(
+            "document.getElementById('m-text').value === {} && document.querySelectorAll('#m-record li').length === 0 && {ROWS}.length > 0",
+            json!(start)
+        ),
+    )
+    .await?;
+    let mut moves = Vec::new();
+    for i in 0..3 {
+        let mv = wait(
+            client,
+            &format!("{ROWS}.length > 0 && {ROWS}[0].dataset.move"),
+        )
+        .await?;
+        let mv = mv.as_str().ok_or("no move")?.to_string();
+        click_move(client, &mv).await?;
+        wait(
+            client,
+            &format!(
+                "document.querySelectorAll('#m-record li').length === {} && {ROWS}.length > 0",
+                i + 1
+            ),
+        )
+        .await?;
+        moves.push(mv);
+    }
+    let replay = web::get(
+        addr,
+        &format!(
+            "/api/six/replay?position={}&moves={}",
+            web::encode(&start),
+            web::encode(&moves.join(" "))
+        ),
+    )
+    .json();
+    let positions: Vec<String> = replay["positions"]
+        .as_array()
+        .ok_or_else(|| format!("replay: {replay}"))?
+        .iter()
+        .map(|p| p.as_str().unwrap_or("").to_string())
+        .collect();
+    if positions.len() != 4 {
+        return Err(format!("replay: {replay}"));
+    }
+    // The position after a ply, the record whole, its move marked.
+    let at = |ply: usize| {
+        format!(
+            "document.getElementById('m-text').value === {} && \
+             decodeURIComponent(location.hash) === {} && \
+             document.querySelectorAll('#m-record li').length === 3 && \
+             [...document.querySelectorAll('#m-record li')].findIndex(li => li.className === 'current') === {}",
+            json!(positions[ply]),
+            json!(format!("#six/{}", positions[ply])),
+            ply as i64 - 1
+        )
+    };
+    wait(client, &at(3)).await?;
+    // Back and Forward walk the game.
+    for (step, ply) in [("back", 2), ("back", 1), ("forward", 2), ("forward", 3)] {
+        if step == "back" {
+            client.back().await
+        } else {
+            client.forward().await
+        }
+        .map_err(|e| e.to_string())?;
+        wait(client, &at(ply))
+            .await
+            .map_err(|e| format!("{step} to ply {ply}: {e}"))?;
+    }
+    // Statistics and back by the tabs, then a reload: the same game.
+    client
+        .find(Locator::Css("#tabs a[data-view='stats']"))
+        .await
+        .map_err(|e| e.to_string())?
+        .click()
+        .await
+        .map_err(|e| e.to_string())?;
+    wait(client, "!document.getElementById('stats-view').hidden").await?;
+    client
+        .find(Locator::Css("#tabs a[data-view='six']"))
+        .await
+        .map_err(|e| e.to_string())?
+        .click()
+        .await
+        .map_err(|e| e.to_string())?;
+    wait(client, &at(3))
+        .await
+        .map_err(|e| format!("after Statistics and back: {e}"))?;
+    if record(client).await? != json!(moves) {
+        return Err(format!(
+            "the record after Statistics: {}",
+            record(client).await?
+        ));
+    }
+    client.refresh().await.map_err(|e| e.to_string())?;
+    wait(client, &at(3))
+        .await
+        .map_err(|e| format!("after a reload: {e}"))?;
+    if record(client).await? != json!(moves) {
+        return Err(format!(
+            "the record after a reload: {}",
+            record(client).await?
+        ));
+    }
+    // The copied link, opened in a new tab, shows the position and its values.
+    click_id(client, "m-copy-link").await?;
+    let link = wait(client, "document.getElementById('m-share').value").await?;
+    let link = link.as_str().unwrap_or("").to_string();
+    let here = eval(client, "location.href").await?;
+    if json!(link) != here || !link.starts_with(&format!("{base}#six/")) {
+        return Err(format!("Copy link gives {link}, the page is at {here}"));
+    }
+    fresh_tab(client, &link).await?;
+    wait(
+        client,
+        &format!(
+            "document.getElementById('m-text').value === {} && document.querySelectorAll('#m-record li').length === 0 && {ROWS}.length > 0 && {ROWS}.every(tr => tr.dataset.value)",
+            json!(positions[3])
+        ),
+    )
+    .await
+    .map_err(|e| format!("the copied link {link}: {e}"))?;
+    let shown = page_rows(client).await?;
+    let expected = api_rows(addr, "six", &positions[3])?;
+    if shown != expected {
+        return Err(format!("the link shows {shown}, the API says {expected}"));
+    }
     Ok(())
 }
 
@@ -398,9 +691,11 @@ fn boards_config() -> server::Config {
     }
 }
 
-/// A board's tab: its start is the served game's (`/api/games`), its board
-/// is drawn from its geometry (points and lines, Morabaraba's diagonals),
-/// and the values of a position's moves are the API's.
+/// A board's tab: its start is the served game's (`/api/games`; on Nine
+/// without flying the largest game its tables cover, its help naming
+/// `--no-flying`), its board is drawn from its geometry (points and lines,
+/// Morabaraba's diagonals), and the values of a position's moves are the
+/// API's.
 async fn board_tab(
     client: &Client,
     addr: SocketAddr,
@@ -414,16 +709,17 @@ async fn board_tab(
         .goto(&format!("{base}#{game}"))
         .await
         .map_err(|e| e.to_string())?;
-    let games = web::get(addr, "/api/games").json();
-    let start = games
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|g| g["id"] == game)
-        .map_or_else(
-            || json!("........................ w 9 9"),
-            |g| g["start"].clone(),
-        );
+    // Nine's boards start from the largest game their tables cover.
+    let start = if game.starts_with("nine") {
+        json!(nine_landing(addr, game))
+    } else {
+        let games = web::get(addr, "/api/games").json();
+        games
+            .as_array()
+            .and_then(|g| g.iter().find(|g| g["id"] == game))
+            .map(|g| g["start"].clone())
+            .ok_or_else(|| format!("{game} is not in /api/games: {games}"))?
+    };
     wait(
         client,
         &format!(
@@ -438,6 +734,26 @@ async fn board_tab(
     .await?;
     if active != json!(game) {
         return Err(format!("the active tab is {active}"));
+    }
+    if game == "nine-noflying" {
+        // Its help names the rule set's own command.
+        let tables = text(client, "m-tables").await?;
+        if !tables.contains("solver nine generate --no-flying") {
+            return Err(format!("the line on larger tables says: {tables}"));
+        }
+        select(client, "m-stones", "9").await?;
+        wait(
+            client,
+            &format!(
+                "document.getElementById('m-text').value === {} && {ROWS}.length === 24 && document.getElementById('m-notice').textContent",
+                json!("........................ w 9 9")
+            ),
+        )
+        .await?;
+        let note = text(client, "m-notice").await?;
+        if !(note.contains("nine-noflying-") && note.contains("solver nine generate --no-flying")) {
+            return Err(format!("the missing-table note says: {note}"));
+        }
     }
     client
         .goto(&format!("{base}#{game}/{}", web::encode(position)))
@@ -459,49 +775,26 @@ async fn board_tab(
     if drawn != json!([points, lines]) {
         return Err(format!("the board has [points, lines] {drawn}"));
     }
-    let shown = eval(
-        client,
-        &format!("{ROWS}.map(tr => [tr.dataset.move, tr.dataset.value, tr.dataset.dtc])"),
-    )
-    .await?;
-    let api = get_position(addr, &format!("/api/{game}/probe"), position).json();
-    let expected: Vec<Json> = api["moves"]
-        .as_array()
-        .ok_or_else(|| format!("the API says {api}"))?
-        .iter()
-        .map(|m| {
-            let dtc = if m["dtc"].is_null() {
-                String::new()
-            } else {
-                m["dtc"].to_string()
-            };
-            json!([m["move"], m["value"], dtc])
-        })
-        .collect();
-    if shown != json!(expected) {
-        return Err(format!("page shows {shown}, the API says {expected:?}"));
+    let shown = page_rows(client).await?;
+    let expected = api_rows(addr, game, position)?;
+    if shown != expected {
+        return Err(format!("page shows {shown}, the API says {expected}"));
     }
     shot(client, screenshots().join(format!("{game}.png"))).await
 }
 
-/// Malformed fragments: a message and the start position on a usable
-/// board, never a blank page or another position.
-async fn fragments(client: &Client, base: &str) -> Result<()> {
-    let start = json!("........................ w 9 9");
+/// Malformed fragments: a message and the start position (the landing
+/// game's) on a usable board, never a blank page or another position.
+/// Each is opened in a new tab, as a link is (no game kept there).
+async fn fragments(client: &Client, addr: SocketAddr, base: &str) -> Result<()> {
+    let start = json!(nine_landing(addr, "nine"));
     for (fragment, says) in [
         ("#nine/%E0%A4%A", "could not be read"),
         ("#seven", "no page"),
         ("#nine/garbage", "not a valid"),
         ("#toguz/9,9", "not a valid"),
     ] {
-        client
-            .goto("about:blank")
-            .await
-            .map_err(|e| e.to_string())?;
-        client
-            .goto(&format!("{base}{fragment}"))
-            .await
-            .map_err(|e| e.to_string())?;
+        fresh_tab(client, &format!("{base}{fragment}")).await?;
         let ready = if fragment.starts_with("#toguz") {
             "document.querySelectorAll('#t-board g.hole.legal').length === 9".to_string()
         } else {
@@ -1226,7 +1519,7 @@ async fn toguz_review(
     click_id(client, "t-review-go").await?;
     wait(
         client,
-        "document.querySelectorAll('#t-graph svg polyline').length === 1 && \
+        "document.querySelectorAll('#t-graph svg polyline').length > 0 && \
          document.querySelectorAll('#t-review-moves tbody tr').length === 12",
     )
     .await?;

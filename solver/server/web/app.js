@@ -292,7 +292,10 @@ function route() {
     position = null;
   }
   if (problem) {
-    notice(`${problem}; showing ${NAME[game]}${game === "stats" ? "" : " from the start"}.`);
+    // Without a position the board's game as it was left is shown, if any.
+    const kept = game === "toguz" ? !!Toguz.show : MILLS.includes(game) && !!Kept.get(game);
+    const from = game === "stats" ? "" : kept ? " as you left it" : " from the start";
+    notice(`${problem}; showing ${NAME[game]}${from}.`);
     history.replaceState(null, "", `#${game}`);
   } else if (view !== null) {
     notice("");
