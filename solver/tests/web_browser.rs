@@ -254,6 +254,9 @@ async fn run(client: &Client, addr: SocketAddr, shots: &std::path::Path) -> Resu
             .await
             .map_err(|e| format!("#{game}: {e}"))?;
     }
+    morabaraba_removal(client, addr, &base)
+        .await
+        .map_err(|e| format!("a removal on Morabaraba: {e}"))?;
     six_kept(client, addr, &base)
         .await
         .map_err(|e| format!("a kept game on Six: {e}"))?;
@@ -429,6 +432,15 @@ async fn landing_with_partial_tables(
     if chosen != json!(k.to_string()) {
         return Err(format!("the stone count shown is {chosen}"));
     }
+    // The stones in hand, drawn beside the board.
+    let hands = eval(
+        client,
+        "['white', 'black'].map(c => [document.getElementById(`m-hand-${c}`).dataset.count, document.querySelectorAll(`#m-hand-${c} circle.stone`).length])",
+    )
+    .await?;
+    if hands != json!([[k.to_string(), k], [k.to_string(), k]]) {
+        return Err(format!("the stones in hand shown: {hands}"));
+    }
     let tables = text(client, "m-tables").await?;
     if !tables.contains("`solver nine generate`") {
         return Err(format!("the line on larger tables says: {tables}"));
@@ -487,6 +499,85 @@ async fn landing_with_partial_tables(
     wait(
         client,
         "document.querySelectorAll('#m-record li').length === 3",
+    )
+    .await?;
+    Ok(())
+}
+
+/// Morabaraba's diagonal mill by clicks (a7 d7 b6 f6 c5): while the
+/// removal is chosen, the stone placed stands on c5 and has left White's
+/// hand (the hands drawn beside the board); the removal of d7 gives the
+/// position the API's replay does.
+async fn morabaraba_removal(client: &Client, addr: SocketAddr, base: &str) -> Result<()> {
+    let games = web::get(addr, "/api/games").json();
+    let start = games
+        .as_array()
+        .and_then(|g| g.iter().find(|g| g["id"] == "morabaraba"))
+        .and_then(|g| g["start"].as_str())
+        .ok_or_else(|| format!("/api/games: {games}"))?
+        .to_string();
+    let hand: Vec<u64> = start
+        .split_whitespace()
+        .skip(2)
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    if hand.len() != 2 || hand[0] < 3 {
+        return Err(format!(
+            "the start {start} has not 3 stones a side to place"
+        ));
+    }
+    client
+        .goto(&format!("{base}#morabaraba/{}", web::encode(&start)))
+        .await
+        .map_err(|e| e.to_string())?;
+    for (i, point) in ["a7", "d7", "b6", "f6"].iter().enumerate() {
+        wait(
+            client,
+            &format!(
+                "document.querySelectorAll('#m-record li').length === {i} && {ROWS}.length > 0"
+            ),
+        )
+        .await?;
+        click_point(client, point).await?;
+    }
+    wait(
+        client,
+        &format!("document.querySelectorAll('#m-record li').length === 4 && {ROWS}.length > 0"),
+    )
+    .await?;
+    click_point(client, "c5").await?;
+    let state = wait(
+        client,
+        "document.getElementById('m-hint').textContent.includes('remove') && \
+         [!!document.querySelector(\"#board g.pt[data-point='c5'] circle.stone.white\"), \
+          document.getElementById('m-hand-white').dataset.count, \
+          document.getElementById('m-hand-black').dataset.count]",
+    )
+    .await?;
+    let want = json!([true, (hand[0] - 3).to_string(), (hand[1] - 2).to_string()]);
+    if state != want {
+        return Err(format!(
+            "during the removal [c5 has White's stone, White's hand, Black's hand] = {state}, not {want}"
+        ));
+    }
+    top(client).await?;
+    shot(client, screenshots().join("morabaraba-removal.png")).await?;
+    click_point(client, "d7").await?;
+    let replay = web::get(
+        addr,
+        &format!(
+            "/api/morabaraba/replay?position={}&moves={}",
+            web::encode(&start),
+            web::encode("a7 d7 b6 f6 c5xd7")
+        ),
+    )
+    .json();
+    wait(
+        client,
+        &format!(
+            "document.getElementById('m-text').value === {}",
+            replay["positions"][5]
+        ),
     )
     .await?;
     Ok(())
@@ -968,6 +1059,18 @@ async fn nine_values(
     shot(client, shots.join("nine.png")).await?;
     // d7 closes a mill: the page asks for the removal; a4 is removed.
     click_point(client, "d7").await?;
+    // While the removal is chosen, the stone stands on d7, not on c4.
+    let drawn = eval(
+        client,
+        "[!!document.querySelector(\"#board g.pt[data-point='d7'] circle.stone.white\"), \
+          !!document.querySelector(\"#board g.pt[data-point='c4'] circle.stone:not(.lifted)\")]",
+    )
+    .await?;
+    if drawn != json!([true, false]) {
+        return Err(format!(
+            "during the removal [d7 has the stone, c4 has it] = {drawn}"
+        ));
+    }
     click_point(client, "a4").await?;
     let mv = mill::notation::parse_move::<mill::board::Nine>(&pos, STD, "c4-d7xa4").unwrap();
     let after = pos.apply(mv).to_string();

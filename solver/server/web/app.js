@@ -777,9 +777,70 @@ const Morris = {
     return groups;
   },
 
+  /** The move being completed (its removal still to choose) drawn: its
+   * stone on the point it goes to, the point it left shown faint. */
+  drawPending(svg) {
+    for (const old of svg.querySelectorAll("circle.stone.pending")) old.remove();
+    for (const s of svg.querySelectorAll("circle.stone.lifted")) s.classList.remove("lifted");
+    if (!this.sel.to) return;
+    const colour = this.position().trim().split(/\s+/)[1] === "w" ? "white" : "black";
+    const from = this.sel.from && svg.querySelector(`g.pt[data-point="${this.sel.from}"] circle.stone`);
+    const g = svg.querySelector(`g.pt[data-point="${this.sel.to}"]`);
+    const model = svg.querySelector(`circle.stone.${colour}`);
+    if (!g || !model || g.querySelector("circle.stone")) return;
+    if (from) from.classList.add("lifted");
+    const stone = model.cloneNode(false);
+    stone.classList.remove("lifted");
+    stone.classList.add("pending");
+    g.insertBefore(stone, g.querySelector("circle.hit"));
+  },
+
+  /** The stones in hand beside the board (a placement being completed, its
+   * removal still to choose, has left its hand), with the side to move marked. */
+  renderHands() {
+    const [, side, w, b] = this.position().trim().split(/\s+/);
+    const hand = { white: Number(w) || 0, black: Number(b) || 0 };
+    const mover = side === "w" ? "white" : "black";
+    if (this.sel.to && !this.sel.from && !this.over) hand[mover] -= 1;
+    for (const colour of ["white", "black"]) {
+      const el = $(`m-hand-${colour}`);
+      const n = Math.max(0, hand[colour]);
+      el.dataset.count = String(n);
+      el.classList.toggle("to-move", colour === mover && !this.over);
+      el.innerHTML = "";
+      const label = document.createElement("span");
+      label.className = "hand-label";
+      const name = colour === "white" ? "White" : "Black";
+      label.textContent = n ? `${name}: ${n} in hand` : `${name}: none in hand`;
+      el.appendChild(label);
+      if (n) {
+        const svg = document.createElementNS(SVG_NS, "svg");
+        const step = 20;
+        svg.setAttribute("viewBox", `0 0 ${n * step} ${step}`);
+        svg.setAttribute("width", String(n * step));
+        svg.setAttribute("height", String(step));
+        svg.setAttribute("aria-hidden", "true");
+        for (let i = 0; i < n; i++) {
+          const c = document.createElementNS(SVG_NS, "circle");
+          c.setAttribute("class", `stone ${colour}`);
+          c.setAttribute("cx", String(i * step + step / 2));
+          c.setAttribute("cy", String(step / 2));
+          c.setAttribute("r", String(step / 2 - 2));
+          c.setAttribute("fill", colour === "white" ? "#fbfbf6" : "#1d1d1d");
+          c.setAttribute("stroke", colour === "white" ? "#222" : "#000");
+          c.setAttribute("stroke-width", "1.5");
+          svg.appendChild(c);
+        }
+        el.appendChild(svg);
+      }
+    }
+  },
+
   render() {
     const svg = $("board").querySelector("svg");
+    this.renderHands();
     if (svg) {
+      this.drawPending(svg);
       for (const old of svg.querySelectorAll(".mark")) old.remove();
       const hint = this.hintMove;
       for (const g of svg.querySelectorAll("g.pt")) {
@@ -830,7 +891,7 @@ const Morris = {
     }
     if (svg) {
       for (const g of svg.querySelectorAll("g.pt")) {
-        const stone = g.querySelector("circle.stone");
+        const stone = g.querySelector("circle.stone:not(.lifted)");
         const what = stone ? (stone.classList.contains("white") ? "white stone" : "black stone") : "empty";
         const choice = g.dataset.best ? `, can be chosen (${g.dataset.best})` : "";
         const selected = g.classList.contains("selected") ? ", selected" : "";
