@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Interleaved speed A/B of two `solver` binaries on the mill engine's
-# workloads (issue 24): Nine's subspaces up to 9 stones from empty, Six's
-# whole game, the 5-stone Nine game's placement sectors, and Toguz search
-# speed (nodes per second to depth 14 from the start). With FULL=DIR (a
+# workloads (issues 24 and 44): Nine's subspaces up to 9 stones from empty,
+# Six's whole game, the 5-stone Nine game's placement sectors, Lasker's
+# 5-stone game, Morabaraba's 5-stone game with its placement sectors, and
+# Toguz search speed (nodes per second to depth 14 from the start). With FULL=DIR (a
 # directory holding Nine's moving-phase tables up to 12 stones, e.g. from
 # `solver nine generate --max-stones 12`) also the 6-6 moving pair, solved
 # alone over links to the other finished tables. One thread each; prints
@@ -31,13 +32,15 @@ links() {
 for round in $(seq "$rounds"); do
     for tag in base new; do
         bin=$base; [ "$tag" = new ] && bin=$new
-        rm -rf "$work/nine-$tag" "$work/six-$tag"
+        rm -rf "$work/nine-$tag" "$work/six-$tag" "$work/lasker-$tag" "$work/mora-$tag"
         a=$(measure "$bin" nine generate --max-stones 9 --threads 1 --dir "$work/nine-$tag" --quiet)
         b=$(measure "$bin" six generate --threads 1 --dir "$work/six-$tag" --quiet)
         c=$(measure "$bin" nine generate --stones 5 --placement --threads 1 --dir "$work/nine-$tag" --quiet)
+        l=$(measure "$bin" lasker generate --stones 5 --threads 1 --dir "$work/lasker-$tag" --quiet)
+        m=$(measure "$bin" morabaraba generate --placement --stones 5 --threads 1 --dir "$work/mora-$tag" --quiet)
         t=$("$bin" toguz search --depth 14 --no-tables --json 2>/dev/null |
             python3 -c 'import json,sys; d=json.load(sys.stdin); print("nodes %d nps %.0f" % (d["nodes"], d["nps"]))')
-        line="round $round $tag | nine9 $a | six $b | placement5 $c | toguz $t"
+        line="round $round $tag | nine9 $a | six $b | placement5 $c | lasker5 $l | morabaraba5 $m | toguz $t"
         if [ -n "${FULL:-}" ]; then
             links "$work/pair-$tag" nine-flying-6-6.tb
             p=$(measure "$bin" nine generate --max-stones 12 --threads 1 --dir "$work/pair-$tag" --quiet)

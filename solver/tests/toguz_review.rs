@@ -96,16 +96,16 @@ fn review_of_a_playok_game() {
     }
     let text = std::fs::read_to_string(&svg).unwrap();
     std::fs::remove_file(&svg).ok();
-    let points = text
+    // One point per position on every curve: the chances panel's draw band
+    // (up the win line and back down the win-or-draw line), its two lines,
+    // then the score curve.
+    let points: Vec<usize> = text
         .split("points=\"")
-        .nth(1)
-        .unwrap()
-        .split('"')
-        .next()
-        .unwrap()
-        .split_whitespace()
-        .count();
-    assert_eq!(points, g.moves.len() + 1);
+        .skip(1)
+        .map(|p| p.split('"').next().unwrap().split_whitespace().count())
+        .collect();
+    let n = g.moves.len() + 1;
+    assert_eq!(points, [2 * n, n, n, n]);
     let red = text
         .matches("fill=\"#d62728\" stroke=\"#000000\" stroke-width=\"0.5\"><title>")
         .count();

@@ -17,29 +17,18 @@ use super::index::NineIndex;
 use super::index::{self, Subspace};
 use super::placement_pass;
 use super::sector::{recompute, Sector, TableId};
+use super::tables::placement::Successors;
+use super::tables::SectorReport;
 use super::variant::RuleSet;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::Arc;
-use std::time::Instant;
-use tablebase::format::summarize_outcomes;
 use tablebase::reader::Table;
 use tablebase::resident::Wdl;
 use tablebase::retro::Observer;
 use tablebase::{Outcome, Value};
 
-/// zstd level of placement tables. Packed two-bit outcomes compress as
-/// well at level 1 as at 9 (6-stone game's `5-5-1-0`: 0.63 against 0.62
-/// bits a slot), at a sixth of the time.
-const ZSTD_LEVEL: i32 = 1;
-
 /// What [`generate`] reports about each sector it solves or skips.
-pub trait SectorObserver: Observer {
-    /// A sector was found complete on disk.
-    fn skipped(&self, _sector: Sector) {}
-    /// A sector was solved and written.
-    fn solved(&self, _sector: Sector, _slots: u64, _seconds: f64) {}
-}
+pub use crate::tables::SectorObserver;
 
 /// How a placement table's outcome reads as a value (see
 /// [`tablebase::reader::Table::get`]): placement tables carry no distance.
@@ -51,62 +40,6 @@ pub fn stored(o: Outcome) -> Value {
     }
 }
 
-/// Outcomes of the tables successors lie in, loaded on demand and kept
-/// while needed.
-struct Successors<'a> {
-    dir: &'a Path,
-    rules: RuleSet,
-    moving: &'a BTreeMap<Subspace, Table>,
-    loaded: HashMap<TableId, Arc<Wdl>>,
-}
-
-impl Successors<'_> {
-    fn get(
-        &mut self,
-        id: TableId,
-        placement: &BTreeMap<Sector, Table>,
-    ) -> Result<Arc<Wdl>, DatabaseError> {
-        if let Some(w) = self.loaded.get(&id) {
-            return Ok(w.clone());
-        }
-        let table = match id {
-            TableId::Moving(sub) => self.moving.get(&sub),
-            TableId::Placement(s) => placement.get(&s),
-        }
-        .ok_or_else(|| super::database::missing(self.dir, self.rules, id))?;
-        let w = Arc::new(Wdl::load(table)?);
-        self.loaded.insert(id, w.clone());
-        Ok(w)
-    }
-
-    /// Forget every table no sector from `keep` on needs.
-    fn retain(&mut self, keep: &[Sector]) {
-        let needed: Vec<TableId> = keep
-            .iter()
-            .flat_map(|s| [s.after(false), s.after(s.them > 0)])
-            .collect();
-        self.loaded.retain(|id, _| needed.contains(id));
-    }
-}
-
-/// The successor tables of `sector`, `None` where no lookup is ever made
-/// (a removal is impossible, or wins at once).
-type Pair = (Arc<Wdl>, Option<Arc<Wdl>>);
-
-fn successors(
-    sector: Sector,
-    succ: &mut Successors,
-    placement: &BTreeMap<Sector, Table>,
-) -> Result<Pair, DatabaseError> {
-    let plain = succ.get(sector.after(false), placement)?;
-    let removal = if sector.them > 0 && !sector.removal_wins() {
-        Some(succ.get(sector.after(true), placement)?)
-    } else {
-        None
-    };
-    Ok((plain, removal))
-}
-
 /// Generate every placement sector of the game with `stones` stones a
 /// side into `dir`, skipping sectors whose files are complete and valid.
 /// The moving-phase subspaces with at most `stones` stones a side must be
@@ -116,58 +49,24 @@ pub fn generate(
     rules: RuleSet,
     stones: u8,
     observer: &dyn SectorObserver,
-) -> Result<(), DatabaseError> {
+) -> Result<Vec<SectorReport>, DatabaseError> {
     generate_sectors(dir, rules, &Sector::all(stones), observer)
 }
 
 /// Generate the given sectors (in the order [`Sector::all`] lists them)
 /// into `dir`, skipping sectors whose files are complete and valid; the
 /// tables they lead into must be there or among them. One sector alone is
-/// one job of the workflow ([`crate::plan::nine`]).
+/// one job of the workflow ([`crate::plan::nine`]). The placement driver
+/// of every board ([`crate::tables::placement`]) on Nine's board and
+/// index, after checking that every file in `dir` is one of Nine's.
 pub fn generate_sectors(
     dir: &Path,
     rules: RuleSet,
     sectors: &[Sector],
     observer: &dyn SectorObserver,
-) -> Result<(), DatabaseError> {
-    let tables = super::database::directory(dir, rules);
-    let (moving, mut placement) = scan_all(dir, rules)?;
-    index::warm_up();
-    let mut succ = Successors {
-        dir,
-        rules,
-        moving: &moving,
-        loaded: HashMap::new(),
-    };
-    for (i, &sector) in sectors.iter().enumerate() {
-        if let Some(t) = placement.get(&sector) {
-            t.verify()?;
-            observer.skipped(sector);
-            continue;
-        }
-        succ.retain(&sectors[i..]);
-        let (plain, removal) = successors(sector, &mut succ, &placement)?;
-        let start = Instant::now();
-        observer.start(&sector.to_string(), index::size(sector.subspace()));
-        let packed = placement_pass::solve::<Nine, NineIndex, _, _>(
-            sector,
-            &*plain,
-            removal.as_deref(),
-            observer,
-        );
-        observer.finish();
-        let positions = index::positions(sector.subspace());
-        let header = summarize_outcomes(&packed, index::size(sector.subspace()), positions);
-        let id = TableId::Placement(sector);
-        tables.write_outcomes(id, &header, &packed, ZSTD_LEVEL)?;
-        placement.insert(sector, tables.open(id)?);
-        observer.solved(
-            sector,
-            index::size(sector.subspace()),
-            start.elapsed().as_secs_f64(),
-        );
-    }
-    Ok(())
+) -> Result<Vec<SectorReport>, DatabaseError> {
+    scan_all(dir, rules)?;
+    crate::tables::placement::generate::<Nine, NineIndex>(dir, rules, sectors, observer)
 }
 
 /// One position in this many of a full [`verify`] is also recomputed by
@@ -237,21 +136,19 @@ pub fn verify(
 /// out of several.
 pub struct SectorCheck<'a> {
     placement: &'a BTreeMap<Sector, Table>,
-    succ: Successors<'a>,
+    dir: &'a Path,
+    rules: RuleSet,
+    succ: Successors<Nine, NineIndex>,
 }
 
 impl<'a> SectorCheck<'a> {
     /// A check of sectors of `tables` (scanned from `dir`).
     pub fn new(tables: &'a Tables, dir: &'a Path, rules: RuleSet) -> SectorCheck<'a> {
-        let (moving, placement) = tables;
         SectorCheck {
-            placement,
-            succ: Successors {
-                dir,
-                rules,
-                moving,
-                loaded: HashMap::new(),
-            },
+            placement: &tables.1,
+            dir,
+            rules,
+            succ: Successors::new(dir, rules),
         }
     }
 
@@ -271,7 +168,7 @@ impl<'a> SectorCheck<'a> {
         sample: Option<u64>,
         observer: &dyn Observer,
     ) -> Result<(u64, Vec<Mismatch>), DatabaseError> {
-        let (dir, rules) = (self.succ.dir, self.succ.rules);
+        let (dir, rules) = (self.dir, self.rules);
         let own = self
             .placement
             .get(&sector)
@@ -282,7 +179,7 @@ impl<'a> SectorCheck<'a> {
             .chain(later.iter().copied())
             .collect();
         self.succ.retain(&keep);
-        let (plain, removal) = successors(sector, &mut self.succ, self.placement)?;
+        let (plain, removal) = self.succ.of(sector)?;
         Ok(check_sector(
             sector,
             &own,

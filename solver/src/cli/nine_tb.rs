@@ -136,7 +136,7 @@ fn generate_only(args: &GenerateArgs, key: &str) -> CliResult {
     let result = with_threads(args.job.threads, || match job.id {
         Unit::Pair(pair) => database::generate_pairs(dir, rules, &[pair], &progress).map(drop),
         Unit::Sector(sector) => {
-            placement_tables::generate_sectors(dir, rules, &[sector], &progress)
+            placement_tables::generate_sectors(dir, rules, &[sector], &progress).map(drop)
         }
         Unit::Whole | Unit::Lasker(_) => unreachable!("Nine's plan has only pairs and sectors"),
     })?;

@@ -4,9 +4,7 @@
 
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mill::index::{self, Subspace};
-use mill::placement_tables::SectorObserver;
-use mill::sector::Sector;
-use mill::tables::{GenerateObserver, PairReport};
+use mill::tables::{GenerateObserver, PairReport, SectorObserver, SectorReport};
 use std::sync::Mutex;
 use tablebase::retro::Observer;
 
@@ -126,17 +124,23 @@ impl GenerateObserver for Progress {
 }
 
 impl SectorObserver for Progress {
-    fn skipped(&self, sector: Sector) {
-        self.log(&format!("{sector}: complete on disk, skipped"));
-        self.advance_overall(index::size(sector.subspace()));
+    fn skipped(&self, r: &SectorReport) {
+        self.log(&format!("{}: complete on disk, skipped", r.sector));
+        self.advance_overall(r.slots);
     }
 
-    fn solved(&self, sector: Sector, slots: u64, seconds: f64) {
+    fn solved(&self, r: &SectorReport) {
+        let seconds = r.seconds.max(1e-9);
+        let threads = rayon::current_num_threads();
         self.log(&format!(
-            "{sector}: solved {slots} slots in {seconds:.1} s ({:.2} M slots/s)",
-            slots as f64 / seconds.max(1e-9) / 1e6
+            "{}: solved {} slots in {:.1} s ({:.2} M slots/s, {:.2} M a thread on {threads})",
+            r.sector,
+            r.slots,
+            r.seconds,
+            r.slots as f64 / seconds / 1e6,
+            r.slots as f64 / seconds / 1e6 / threads as f64,
         ));
-        self.advance_overall(slots);
+        self.advance_overall(r.slots);
     }
 }
 

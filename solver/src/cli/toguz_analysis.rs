@@ -53,7 +53,7 @@ pub struct CalibrateArgs {
 
 fn read_games(file: &Path) -> Result<Vec<pgn::Game>, CliError> {
     let text = std::fs::read_to_string(file).map_err(CliError::file(file))?;
-    Ok(pgn::parse(&text).map_err(|e| CliError::input(format!("{}: {e}", file.display())))?)
+    pgn::parse(&text).map_err(|e| CliError::input(format!("{}: {e}", file.display())))
 }
 
 fn pool(jobs: usize) -> Result<rayon::ThreadPool, CliError> {

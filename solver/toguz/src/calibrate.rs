@@ -198,7 +198,7 @@ pub fn samples(
 /// Whether game `index` is held out when every `holdout`-th game is (the
 /// games numbered `holdout`, 2·`holdout`, … counting from 1).
 pub fn is_held_out(index: usize, holdout: usize) -> bool {
-    holdout > 0 && (index + 1) % holdout == 0
+    holdout > 0 && (index + 1).is_multiple_of(holdout)
 }
 
 /// Log loss and Brier score of predictions on some positions.
@@ -392,6 +392,8 @@ pub struct Fit {
 /// Fit `kind` on `train` by maximum likelihood (Newton's method with a
 /// numerical Hessian of the exact gradient and a backtracking line
 /// search; deterministic) and score it on `holdout`.
+// The Hessian is symmetrised by index pairs (a, b), which no iterator says more plainly.
+#[allow(clippy::needless_range_loop)]
 pub fn fit(
     kind: ModelKind,
     train: &[Sample],
@@ -471,6 +473,8 @@ pub fn fit(
 }
 
 /// Solve `h · x = b` by Gaussian elimination with partial pivoting.
+// Gaussian elimination reads rows r and col of `h` at once: indices, not iterators.
+#[allow(clippy::needless_range_loop)]
 fn solve(mut h: Vec<Vec<f64>>, b: &[f64]) -> Option<Vec<f64>> {
     let n = b.len();
     let mut b = b.to_vec();

@@ -22,6 +22,9 @@ use crate::pgn::Game;
 use crate::search::{Config, Engine, Limits};
 use rayon::prelude::*;
 use std::collections::HashMap;
+
+/// Each legal move with the exact result it leads to, and how it was proved.
+type ExactMoves = (Vec<(u8, GameResult)>, Proof);
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
@@ -230,7 +233,7 @@ impl<'a> Finder<'a> {
 
     /// The exact result for the side to move of `b` after each legal move,
     /// and the proof used, or `None` when some move's result is not known.
-    fn exact(&mut self, b: &Board) -> Result<Option<(Vec<(u8, GameResult)>, Proof)>, PuzzleError> {
+    fn exact(&mut self, b: &Board) -> Result<Option<ExactMoves>, PuzzleError> {
         let mut out = Vec::new();
         let mut proof = Proof::Tables;
         for m in 0..9u8 {

@@ -18,12 +18,11 @@ use super::symmetric::{self, Symmetric};
 use crate::board::Board;
 use crate::pair::recompute;
 use crate::sector::Subspace;
-use crate::tables::{self, GenerateObserver};
+use crate::tables::{self, Reports};
 use crate::variant::RuleSet;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::Mutex;
 use tablebase::format::FormatError;
 use tablebase::retro::Observer;
 use tablebase::Value;
@@ -125,33 +124,6 @@ impl<'d> Cache<'d> {
     }
 }
 
-/// The engine's passes to `observer`, each pair's report to `report`.
-struct Reports<'a, F> {
-    observer: &'a dyn Observer,
-    report: Mutex<F>,
-}
-
-impl<F: FnMut(&PairReport) + Send> Observer for Reports<'_, F> {
-    fn start(&self, label: &str, total: u64) {
-        self.observer.start(label, total)
-    }
-    fn advance(&self, n: u64) {
-        self.observer.advance(n)
-    }
-    fn finish(&self) {
-        self.observer.finish()
-    }
-}
-
-impl<F: FnMut(&PairReport) + Send> GenerateObserver for Reports<'_, F> {
-    fn skipped(&self, r: &PairReport) {
-        (self.report.lock().unwrap_or_else(|e| e.into_inner()))(r)
-    }
-    fn solved(&self, r: &PairReport) {
-        (self.report.lock().unwrap_or_else(|e| e.into_inner()))(r)
-    }
-}
-
 /// Generate every subspace with 3..=`max` stones a side under `rules` into
 /// `dir`, skipping pairs whose files are there and sound; `report` hears of
 /// every pair.
@@ -163,10 +135,7 @@ pub fn generate<B: Board>(
     report: impl FnMut(&PairReport) + Send,
 ) -> Result<Vec<PairReport>, TablesError> {
     check_max::<B>(max)?;
-    let observer = Reports {
-        observer,
-        report: Mutex::new(report),
-    };
+    let observer = Reports::new(observer, report);
     let pairs = tables::pairs(max, 2 * max);
     Ok(tables::moving::generate::<B, Symmetric>(
         dir, rules, &pairs, &observer,
@@ -183,10 +152,7 @@ pub fn generate_pair<B: Board>(
     observer: &dyn Observer,
 ) -> Result<PairReport, TablesError> {
     check_max::<B>(sub.us.max(sub.them))?;
-    let observer = Reports {
-        observer,
-        report: Mutex::new(|_: &PairReport| {}),
-    };
+    let observer = Reports::new(observer, |_: &PairReport| {});
     let mut reports = tables::moving::generate::<B, Symmetric>(dir, rules, &[sub], &observer)?;
     Ok(reports.remove(0))
 }

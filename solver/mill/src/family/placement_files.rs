@@ -23,41 +23,17 @@ use super::moving_tables::{recount, TablesError};
 use super::symmetric::{self, Symmetric};
 use crate::board::Board;
 use crate::geometry::Bits;
-use crate::placement_pass;
 use crate::sector::{recompute, Sector, TableId};
+use crate::tables::placement::{self, Successors};
+use crate::tables::Reports;
 use crate::variant::RuleSet;
-use std::collections::HashMap;
 use std::path::Path;
-use std::sync::Arc;
-use std::time::Instant;
-use tablebase::format::summarize_outcomes;
 use tablebase::reader::Table;
 use tablebase::resident::Wdl;
 use tablebase::retro::Observer;
 use tablebase::{Outcome, Value};
 
-/// zstd level of placement sectors: packed two-bit outcomes compress as
-/// well at level 1 as at 9 (measured on Nine Men's Morris's sectors).
-const ZSTD_LEVEL: i32 = 1;
-
-/// What generation reports about one sector.
-#[derive(Debug, Clone)]
-pub struct SectorReport {
-    /// The sector.
-    pub sector: Sector,
-    /// Index slots.
-    pub slots: u64,
-    /// Positions (used slots).
-    pub positions: u64,
-    /// Wins, draws and losses for the side to move.
-    pub wdl: [u64; 3],
-    /// Bytes of its file.
-    pub bytes: u64,
-    /// Wall-clock seconds of the pass and the writing (0 when resumed).
-    pub seconds: f64,
-    /// The file was there already and was checked, not solved again.
-    pub resumed: bool,
-}
+pub use crate::tables::SectorReport;
 
 /// Every placement sector of the game with `stones` stones a side, in the
 /// order generation solves them.
@@ -90,68 +66,6 @@ pub fn exists<B: Board>(dir: &Path, rules: RuleSet, sector: Sector) -> bool {
     files::directory::<B, Symmetric>(dir, rules).exists(TableId::Placement(sector))
 }
 
-/// The report of a sector from its file's header.
-fn report_from(sector: Sector, table: &Table) -> SectorReport {
-    let h = table.header();
-    SectorReport {
-        sector,
-        slots: h.slots,
-        positions: h.positions,
-        wdl: [h.wins, h.draws, h.losses],
-        bytes: table.bytes(),
-        seconds: 0.0,
-        resumed: true,
-    }
-}
-
-/// The tables placements lead into, held as two-bit outcomes while a
-/// sector still to solve needs them.
-struct Successors<'d> {
-    dir: &'d Path,
-    rules: RuleSet,
-    held: HashMap<TableId, Arc<Wdl>>,
-}
-
-impl Successors<'_> {
-    fn get<B: Board>(&mut self, id: TableId) -> Result<Arc<Wdl>, TablesError> {
-        if let Some(w) = self.held.get(&id) {
-            return Ok(w.clone());
-        }
-        let table = match id {
-            TableId::Moving(sub) => files::open_moving::<B, Symmetric>(self.dir, self.rules, sub)?,
-            TableId::Placement(s) => open::<B>(self.dir, self.rules, s)?,
-        };
-        let w = Arc::new(Wdl::load(&table)?);
-        self.held.insert(id, w.clone());
-        Ok(w)
-    }
-
-    /// The tables `sector`'s placements lead into: without a removal, and
-    /// after one (`None` when no lookup is ever made there: no opponent
-    /// stone on the board, or the removal wins at once).
-    fn of<B: Board>(
-        &mut self,
-        sector: Sector,
-    ) -> Result<(Arc<Wdl>, Option<Arc<Wdl>>), TablesError> {
-        let plain = self.get::<B>(sector.after(false))?;
-        let removal = if sector.them > 0 && !sector.removal_wins() {
-            Some(self.get::<B>(sector.after(true))?)
-        } else {
-            None
-        };
-        Ok((plain, removal))
-    }
-
-    /// Forget every table that no sector of `keep` reads.
-    fn retain(&mut self, keep: &[Sector]) {
-        let needed: Vec<TableId> = keep
-            .iter()
-            .flat_map(|s| [s.after(false), s.after(s.them > 0)])
-            .collect();
-        self.held.retain(|id, _| needed.contains(id));
-    }
-}
-
 /// Solve every placement sector of the `stones`-stone game under `rules`
 /// (the files' rule set: the variant's own stones a side) into `dir`,
 /// skipping sectors whose files are there and sound (block checksums
@@ -163,24 +77,14 @@ pub fn generate<B: Board>(
     rules: RuleSet,
     stones: u8,
     observer: &dyn Observer,
-    mut report: impl FnMut(&SectorReport),
+    report: impl FnMut(&SectorReport) + Send,
 ) -> Result<Vec<SectorReport>, TablesError> {
     check_stones::<B>(stones)?;
-    symmetric::warm_up::<B>();
-    let all = sectors(stones);
-    let mut succ = Successors {
-        dir,
-        rules,
-        held: HashMap::new(),
-    };
-    let mut out = Vec::new();
-    for (i, &sector) in all.iter().enumerate() {
-        succ.retain(&all[i..]);
-        let r = solve_sector::<B>(&mut succ, sector, observer)?;
-        report(&r);
-        out.push(r);
-    }
-    Ok(out)
+    let observer = Reports::new(observer, report);
+    let todo = sectors(stones);
+    Ok(placement::generate::<B, Symmetric>(
+        dir, rules, &todo, &observer,
+    )?)
 }
 
 /// Solve one placement sector into `dir` (as [`generate`] does in its
@@ -194,46 +98,8 @@ pub fn generate_sector<B: Board>(
     observer: &dyn Observer,
 ) -> Result<SectorReport, TablesError> {
     check_stones::<B>((sector.us + sector.us_hand).max(sector.them + sector.them_hand))?;
-    symmetric::warm_up::<B>();
-    let mut succ = Successors {
-        dir,
-        rules,
-        held: HashMap::new(),
-    };
-    solve_sector::<B>(&mut succ, sector, observer)
-}
-
-/// Solve `sector` from the tables `succ` reads and write its file, or
-/// check the file already there.
-fn solve_sector<B: Board>(
-    succ: &mut Successors<'_>,
-    sector: Sector,
-    observer: &dyn Observer,
-) -> Result<SectorReport, TablesError> {
-    let set = files::directory::<B, Symmetric>(succ.dir, succ.rules);
-    let id = TableId::Placement(sector);
-    if set.exists(id) {
-        let table = set.open(id).map_err(FilesError::from)?;
-        table.verify()?;
-        return Ok(report_from(sector, &table));
-    }
-    let (plain, removal) = succ.of::<B>(sector)?;
-    let started = Instant::now();
-    let size = slots::<B>(sector);
-    observer.start(&sector.to_string(), size);
-    let packed =
-        placement_pass::solve::<B, Symmetric, _, _>(sector, &*plain, removal.as_deref(), observer);
-    observer.finish();
-    let positions = symmetric::positions::<B>(sector.subspace());
-    let header = summarize_outcomes(&packed, size, positions);
-    let bytes = set
-        .write_outcomes(id, &header, &packed, ZSTD_LEVEL)
-        .map_err(FilesError::from)?;
-    let mut r = report_from(sector, &set.open(id).map_err(FilesError::from)?);
-    r.bytes = bytes;
-    r.seconds = started.elapsed().as_secs_f64();
-    r.resumed = false;
-    Ok(r)
+    let observer = Reports::new(observer, |_: &SectorReport| {});
+    Ok(placement::generate::<B, Symmetric>(dir, rules, &[sector], &observer)?.remove(0))
 }
 
 /// The figures of every sector of the `stones`-stone game in `dir` (from
@@ -246,7 +112,7 @@ pub fn stats<B: Board>(
     check_stones::<B>(stones)?;
     sectors(stones)
         .into_iter()
-        .map(|s| Ok(report_from(s, &open::<B>(dir, rules, s)?)))
+        .map(|s| Ok(SectorReport::of(s, &open::<B>(dir, rules, s)?)))
         .collect()
 }
 
@@ -275,16 +141,12 @@ pub fn verify<B: Board>(
     check_stones::<B>(stones)?;
     symmetric::warm_up::<B>();
     let all = sectors(stones);
-    let mut succ = Successors {
-        dir,
-        rules,
-        held: HashMap::new(),
-    };
+    let mut succ = Successors::<B, Symmetric>::new(dir, rules);
     let mut out = Vec::new();
     for (i, &sector) in all.iter().enumerate() {
         let own = Wdl::load(&open::<B>(dir, rules, sector)?)?;
         succ.retain(&all[i..]);
-        let (plain, removal) = succ.of::<B>(sector)?;
+        let (plain, removal) = succ.of(sector)?;
         let plain_fn = |slot: u64| plain.get(slot).unwrap_or(Outcome::Draw);
         let removal_fn = |slot: u64| {
             removal

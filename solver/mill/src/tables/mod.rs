@@ -1,8 +1,9 @@
 //! The tables of every mill game, written once for every board: the one
 //! order of the moving-phase pairs and their one name ([`pairs`]), and the
-//! one resumable generation driver of the moving phase ([`moving`]), which
-//! Nine Men's Morris, Morabaraba and every other board on disk run with
-//! their own board and index.
+//! one resumable generation driver of the moving phase ([`moving`]) and
+//! the one of the placement sectors ([`placement`]), which Nine Men's
+//! Morris, Morabaraba and every other board on disk run with their own
+//! board and index.
 //!
 //! A pair is named `W-B` with `W ≥ B` on every board (the side with more
 //! stones first: `5-4` solves the subspaces `5-4` and `4-5`); a job key of
@@ -10,10 +11,69 @@
 //! and [`pair_of`] takes either spelling.
 
 pub mod moving;
+pub mod placement;
 
 pub use moving::{GenerateObserver, PairReport, SubspaceReport, TablesError};
+pub use placement::{SectorObserver, SectorReport};
 
 use crate::sector::Subspace;
+use std::sync::Mutex;
+use tablebase::retro::Observer;
+
+/// An observer made of an engine's [`Observer`] and a closure that hears
+/// of every pair or sector solved or found on disk: for callers that only
+/// collect reports.
+pub struct Reports<'a, F> {
+    observer: &'a dyn Observer,
+    report: Mutex<F>,
+}
+
+impl<'a, F> Reports<'a, F> {
+    /// Passes to `observer`, reports to `report`.
+    pub fn new(observer: &'a dyn Observer, report: F) -> Reports<'a, F> {
+        Reports {
+            observer,
+            report: Mutex::new(report),
+        }
+    }
+
+    fn hear<R>(&self, r: &R)
+    where
+        F: FnMut(&R),
+    {
+        (self.report.lock().unwrap_or_else(|e| e.into_inner()))(r)
+    }
+}
+
+impl<F: Send> Observer for Reports<'_, F> {
+    fn start(&self, label: &str, total: u64) {
+        self.observer.start(label, total)
+    }
+    fn advance(&self, n: u64) {
+        self.observer.advance(n)
+    }
+    fn finish(&self) {
+        self.observer.finish()
+    }
+}
+
+impl<F: FnMut(&PairReport) + Send> GenerateObserver for Reports<'_, F> {
+    fn skipped(&self, r: &PairReport) {
+        self.hear(r)
+    }
+    fn solved(&self, r: &PairReport) {
+        self.hear(r)
+    }
+}
+
+impl<F: FnMut(&SectorReport) + Send> SectorObserver for Reports<'_, F> {
+    fn skipped(&self, r: &SectorReport) {
+        self.hear(r)
+    }
+    fn solved(&self, r: &SectorReport) {
+        self.hear(r)
+    }
+}
 
 /// Every moving-phase pair of a game with `stones` stones a side and at
 /// most `max_total` stones in all, named `(w, b)` with `w ≥ b`, in the
