@@ -7,7 +7,10 @@
 //! survives malformed URL fragments, plays a complete Three Men's Morris
 //! game against the perfect player (in the `ultra` style) by clicking on
 //! the board, checks that the move values a Nine Men's Morris position
-//! shows equal the API's, plays a capture by clicks, plays the 4-stone
+//! shows equal the API's, plays a capture by clicks (the moved stone
+//! drawn on its new point while the removal is chosen), plays a 3-3
+//! game against the perfect player into a threefold repetition (a draw),
+//! plays the 4-stone
 //! game on Nine's board from the empty board to its end against the
 //! perfect player (placements, mills of both sides, removals, flying; the
 //! hint, "Show values", the record exported, imported, clicked, and an
@@ -17,7 +20,9 @@
 //! hole's value at a position chosen in the review) and exports it again,
 //! opens the tabs of Nine without flying (its help naming `--no-flying`),
 //! Six Men's Morris, Morabaraba and Lasker Morris (each board drawn from
-//! its geometry, its start the served game's, its move values the API's),
+//! its geometry, its start the served game's, its move values the API's;
+//! a Morabaraba removal with the placed stone on the board and out of the
+//! hand),
 //! plays a game on Six that Back and Forward step through and that
 //! survives Statistics and back and a reload, opens its copied link in a
 //! new tab, and checks the phone layout
@@ -245,6 +250,7 @@ async fn run(client: &Client, addr: SocketAddr, shots: &std::path::Path) -> Resu
     landing_with_partial_tables(client, addr, &base, shots).await?;
     fragments(client, addr, &base).await?;
     nine_values(client, addr, &base, shots).await?;
+    repetition(client, addr, &base).await?;
     nine_game(client, addr, &base, shots).await?;
     three_game(client, addr, &base, shots).await?;
     toguz_game(client, &base, shots).await?;
@@ -1511,6 +1517,114 @@ async fn nine_game(
     wait(
         client,
         "document.querySelector('.record-io .share-note').textContent.includes('move 2')",
+    )
+    .await?;
+    Ok(())
+}
+
+/// A 3-3 position, Black to move, that White wins.
+const REPEAT: &str = "W.W..B...B.W....B....... b 0 0";
+
+/// Threefold repetition in play against the perfect player: the user
+/// (White) plays a winning move, one back to a position already seen
+/// when it can, else the slowest win; the perfect player's answers
+/// repeat too, and when a position occurs the third time the game is over
+/// as a draw (the record replayed by the rules shows the repetition).
+async fn repetition(client: &Client, addr: SocketAddr, base: &str) -> Result<()> {
+    let probe = get_position(addr, "/api/nine/probe", REPEAT).json();
+    if probe["value"] != "loss" {
+        return Err(format!("{REPEAT} is not lost for Black: {probe}"));
+    }
+    client
+        .goto(&format!("{base}#nine/{}", web::encode(REPEAT)))
+        .await
+        .map_err(|e| e.to_string())?;
+    wait(client, &format!("{ROWS}.length > 0")).await?;
+    select(client, "m-mode", "white").await?;
+    let mut seen = vec![REPEAT.to_string()];
+    let mut plies = 0;
+    loop {
+        let state = wait(
+            client,
+            &format!(
+                "(document.getElementById('m-status').dataset.over === '1' || \
+                 (document.getElementById('m-status').dataset.toMove === 'white' && {ROWS}.length > 0 && {ROWS}.every(tr => tr.dataset.value))) && \
+                 [document.getElementById('m-status').dataset.over, document.getElementById('m-text').value, {ROWS}.map(tr => [tr.dataset.move, tr.dataset.value])]"
+            ),
+        )
+        .await?;
+        let position = state[1].as_str().unwrap_or("").to_string();
+        if seen.last() != Some(&position) {
+            seen.push(position.clone());
+        }
+        if state[0] == "1" {
+            break;
+        }
+        let pos: mill::position::Position = position.parse().map_err(|e| format!("{e:?}"))?;
+        let rows = state[2].as_array().ok_or("no moves")?;
+        let best: Vec<&str> = rows
+            .iter()
+            .filter(|r| r[1] == rows[0][1])
+            .filter_map(|r| r[0].as_str())
+            .collect();
+        let after = |m: &str| {
+            mill::notation::parse_move::<mill::board::Nine>(&pos, STD, m)
+                .map(|mv| pos.apply(mv).to_string())
+                .unwrap_or_default()
+        };
+        let mv = best
+            .iter()
+            .find(|m| seen.contains(&after(m)))
+            .or(best.last())
+            .ok_or("no move")?
+            .to_string();
+        seen.push(after(&mv));
+        click_move(client, &mv).await?;
+        plies += 1;
+        if plies > 30 {
+            return Err(format!("no repetition ends the game: {seen:?}"));
+        }
+    }
+    let status = text(client, "m-status").await?;
+    if !status.contains("a draw by threefold repetition") {
+        return Err(format!("status at the end: {status}"));
+    }
+    // The record, replayed by the rules: its last position is its third.
+    let moves: Vec<String> = record(client)
+        .await?
+        .as_array()
+        .ok_or("no record")?
+        .iter()
+        .map(|m| m.as_str().unwrap_or("").to_string())
+        .collect();
+    let mut pos: mill::position::Position = REPEAT.parse().unwrap();
+    let mut positions = vec![pos.to_string()];
+    for m in &moves {
+        let mv = mill::notation::parse_move::<mill::board::Nine>(&pos, STD, m)
+            .map_err(|e| format!("{m}: {e}"))?;
+        pos = pos.apply(mv);
+        positions.push(pos.to_string());
+    }
+    let last = positions.last().unwrap();
+    let times = positions.iter().filter(|p| *p == last).count();
+    // No position occurred a third time before the last.
+    let earlier = (0..positions.len() - 1).any(|i| {
+        positions[..=i]
+            .iter()
+            .filter(|p| **p == positions[i])
+            .count()
+            >= 3
+    });
+    if times != 3 || earlier || mill::rules::ending::<mill::board::Nine>(&pos, STD).is_some() {
+        return Err(format!(
+            "the game {moves:?} does not end at a position's third occurrence"
+        ));
+    }
+    // In analysis the position is only noted; the game goes on.
+    select(client, "m-mode", "analyse").await?;
+    wait(
+        client,
+        "document.getElementById('m-status').dataset.over === '0' && document.getElementById('m-notice').textContent.includes('three times')",
     )
     .await?;
     Ok(())

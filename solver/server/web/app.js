@@ -589,6 +589,16 @@ const Morris = {
       this.legal = moves.map(parseMove);
       this.over = show ? show.game_over : probe.finished ? "no move or a line against it" : null;
       this.overDraw = !!(show && show.game_over && probe && probe.value === "draw");
+      // Threefold repetition (docs/rules.md): in play against the perfect
+      // player a draw; in analysis a note.
+      const seen = this.history.slice(0, this.index + 1).filter((p) => p === position).length;
+      if (!this.over && seen >= 3 && this.mode() !== "analyse") {
+        this.over = "a draw by threefold repetition (this position has occurred three times)";
+        this.overDraw = true;
+      } else if (!this.over && seen >= 3) {
+        $("m-notice").textContent = "This position has occurred three times: in a game between " +
+          "players that is a draw by repetition.";
+      }
       if (probeError && NO_TABLES.includes(probeError.kind)) {
         // Partial tables: not a fault. Say what is missing; the moves
         // (from `show`) can still be played.
@@ -948,7 +958,7 @@ const Morris = {
       tr.children[0].textContent = m.text;
       tr.children[1].textContent = v ? describe(v.value, v.dtc) : "";
       const choose = () => {
-        if (!(this.mode() !== "analyse" && this.engineToMove())) this.play(m.text, true);
+        if (!this.over && !(this.mode() !== "analyse" && this.engineToMove())) this.play(m.text, true);
       };
       tr.addEventListener("click", choose);
       tr.tabIndex = 0;
