@@ -3,7 +3,7 @@
 //! `std_1_2_8_7`) and random used slots of the eleven later ones, decoded as
 //! described in `shared/data/malom/FORMAT.md` section 4, have Malom's
 //! win/draw/loss. The comparisons need all 49 subspaces
-//! (`NINE_TABLEBASES=dir cargo test --release --test nine_malom_placement
+//! (`NINE_TABLEBASES=dir cargo test --release -p mill --test nine_malom_placement
 //! -- --ignored`; `MALOM_SAMPLES=n` slots per later sector, default 300);
 //! the slot decoding itself is checked without them.
 
@@ -26,7 +26,7 @@ const SECTORS: [(u8, u8, u8, u8); 4] = [(0, 0, 9, 9), (0, 1, 9, 8), (1, 1, 8, 8)
 const CLASSES: [u64; 10] = [1, 4, 30, 158, 757, 2830, 8774, 22188, 46879, 82880];
 
 fn malom_dir() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/malom");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/malom");
     if dir.join("std.secval").exists() {
         Some(dir)
     } else {

@@ -1,6 +1,6 @@
 //! The placement tables of the standard game against Malom and against the
 //! search. Needs every table of the game (`solver nine generate
-//! --placement`): `NINE_TABLEBASES=DIR cargo test --release -p solver
+//! --placement`): `NINE_TABLEBASES=DIR cargo test --release -p mill
 //! --test nine_placement_full -- --ignored`. The search comparison takes
 //! `NINE_SAMPLES=n` positions uniformly over all placement positions
 //! (default 1,000,000), then 20 of every sector (1 where more than 12
@@ -27,7 +27,7 @@ fn full_dir() -> PathBuf {
 #[test]
 #[ignore = "needs every table of the game (NINE_TABLEBASES)"]
 fn every_malom_sector_equals_our_tables() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/malom");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/malom");
     let (moving, sectors) = scan_all(&full_dir(), STD).unwrap();
     let ids = malom::sector_files(&dir).unwrap();
     assert!(ids.len() >= 18, "{} Malom sectors", ids.len());

@@ -62,7 +62,7 @@ fn all_positions() -> Vec<Position> {
 
 #[test]
 fn sectors_are_maloms_plus_the_starts_of_the_smaller_games() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/malom/std.secval");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/malom/std.secval");
     let Ok(text) = std::fs::read_to_string(&dir) else {
         eprintln!("skipping: {} is absent", dir.display());
         return;
@@ -198,7 +198,7 @@ fn verify_is_clean_and_catches_a_planted_error() {
 
 #[test]
 fn malom_moving_sectors_agree_and_placement_ones_are_reported_missing() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/malom");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/malom");
     if !dir.join("std_3_3_0_0.sec2").exists() {
         eprintln!("skipping: {} is absent", dir.display());
         return;

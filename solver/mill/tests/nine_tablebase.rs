@@ -26,7 +26,7 @@ fn temp_dir(name: &str) -> PathBuf {
 }
 
 fn malom_dir() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/malom");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/malom");
     if dir.join("std.secval").exists() {
         Some(dir)
     } else {

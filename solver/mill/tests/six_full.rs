@@ -2,7 +2,7 @@
 //! with the literature), checked against the published results: the start
 //! position is a draw, and the deepest win is "mate in 149" (D. De Clercq).
 //! About 40 s in release on a loaded 2-core machine, so behind `#[ignore]`:
-//! `cargo test --release -p solver --test six_full -- --ignored`.
+//! `cargo test --release -p mill --test six_full -- --ignored`.
 
 use mill::board::Six;
 use mill::family::solve::Solution;

@@ -7,7 +7,7 @@ use toguz::{pgn, Board};
 
 fn record() -> Option<String> {
     let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/toguz/playok-games.pgn");
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/toguz/playok-games.pgn");
     match std::fs::read_to_string(&path) {
         Ok(t) => Some(t),
         Err(e) => {
