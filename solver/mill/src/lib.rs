@@ -3,6 +3,15 @@
 //! tables ([`nine`]), rule sets ([`variant`]), positions and moves, forward
 //! and backward move generation, symmetries and the tablebase index; the
 //! other games of the family on the same engine ([`family`]).
+//!
+//! The names most callers need are re-exported here: the boards and the
+//! [`Board`] trait, a [`Position`] and its [`Move`]s, the [`RuleSet`], the
+//! table keys ([`Subspace`], [`Sector`], [`TableId`]), the served games
+//! ([`MillGame`], [`open_game`], [`GameError`]), Nine's probe
+//! ([`Tablebases`], [`Analysis`]) and the generation drivers' reports and
+//! error ([`tables`]). Everything else stays in its module.
+
+#![warn(missing_docs)]
 
 pub mod analysis;
 pub mod board;
@@ -31,3 +40,12 @@ pub mod svg;
 pub mod tables;
 pub mod three;
 pub mod variant;
+
+pub use analysis::{Analysis, MoveValue, SearchOptions};
+pub use board::{Board, Morabaraba, Nine, Six};
+pub use games::{open as open_game, GameError, MillGame};
+pub use position::{Color, GameOver, Move, Position, PositionError};
+pub use probe::{ProbeError, Tablebases};
+pub use sector::{Sector, Subspace, TableId};
+pub use tables::{GenerateObserver, PairReport, SectorObserver, SectorReport, TablesError};
+pub use variant::{RuleSet, Variant};
