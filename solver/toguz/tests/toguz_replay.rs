@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use toguz::{pgn, Board};
 
 fn record() -> Option<String> {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/toguz/playok-games.pgn");
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/toguz/playok-games.pgn");
     match std::fs::read_to_string(&path) {
         Ok(t) => Some(t),
         Err(e) => {
