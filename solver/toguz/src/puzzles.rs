@@ -23,10 +23,11 @@ use crate::search::{Config, Engine, Limits};
 use rayon::prelude::*;
 use std::collections::HashMap;
 
-/// Each legal move with the exact result it leads to, and how it was proved.
-type ExactMoves = (Vec<(u8, GameResult)>, Proof);
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
+
+/// Each legal move with the exact result it leads to, and how it was proved.
+type ExactMoves = (Vec<(u8, GameResult)>, Proof);
 
 /// What the one move keeps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
