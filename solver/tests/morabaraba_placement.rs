@@ -161,6 +161,18 @@ fn four_stone_game_stored_whole() {
         assert!(ok, "{out}");
         let searched = json(&out);
         assert_eq!(tables["value"], searched["value"], "{stones} stones");
+        // Without a position, `probe` takes the `--stones N` game's start.
+        let (out, ok) = run_cli(&[
+            "morabaraba",
+            "probe",
+            "--stones",
+            stones,
+            "--dir",
+            d,
+            "--json",
+        ]);
+        assert!(ok, "{out}");
+        assert_eq!(json(&out), tables, "{stones} stones, no position");
     }
 
     // verify recomputes every sector from its successors.

@@ -144,7 +144,7 @@ pub enum Command {
     /// --placement`), else by the placement search over the moving-phase
     /// tables.
     Probe {
-        /// Position text.
+        /// Position text (default: the start of the `--stones N` game).
         position: Vec<String>,
         #[command(flatten)]
         tables: TableArgs,
@@ -425,11 +425,16 @@ fn verify(args: &TableArgs, sample: Option<u64>) -> CliResult {
 
 fn probe(words: &[String], args: &TableArgs) -> CliResult {
     let rules = args.rules();
-    if words.is_empty() {
-        return Err(CliError::from("probe needs a position"));
-    }
-    let pos = parse_position::<Morabaraba>(&words.join(" "), rules)
-        .map_err(|e| format!("bad position: {e}"))?;
+    // No position: the start of the `--stones N` game (as `six probe`
+    // takes its start).
+    let text = if words.is_empty() {
+        let n = args.max_stones;
+        format!("{} w {n} {n}", ".".repeat(24))
+    } else {
+        words.join(" ")
+    };
+    let pos =
+        parse_position::<Morabaraba>(&text, rules).map_err(|e| format!("bad position: {e}"))?;
     if pos.placing() {
         return super::morabaraba_placement::probe(&pos, args);
     }
