@@ -178,7 +178,7 @@ pub fn nine(
         notes: vec![
             "a pair W-B (W ≥ B) writes the subspaces W-B and B-W; a sector W-B-WF-BF is Malom's".into(),
             format!(
-                "estimates: {} µs of CPU a slot of a pair, {} µs a slot of a sector; memory {PAIR_BYTES_PER_SLOT} bytes a slot of a pair plus a quarter byte a slot of its exits, 1.25 bytes a slot of a sector plus a quarter byte a slot of its successors, plus {} MiB",
+                "estimates: {:.2} µs of CPU a slot of a pair, {:.2} µs a slot of a sector; memory {PAIR_BYTES_PER_SLOT} bytes a slot of a pair plus a quarter byte a slot of its exits, 1.25 bytes a slot of a sector plus a quarter byte a slot of its successors, plus {} MiB",
                 NINE_MOVING_CPU * 1e6,
                 NINE_PLACEMENT_CPU * 1e6,
                 (BASE_BYTES + NINE_INDEX_BYTES) >> 20
@@ -294,7 +294,7 @@ pub fn morabaraba(rules: RuleSet, max: u8, placement: bool) -> Plan<Unit> {
         notes: vec![
             format!("a pair W-B (W ≥ B) writes the subspaces W-B and B-W{what}"),
             format!(
-                "estimates: {} µs of CPU a slot of a pair, {} µs a slot of a sector; memory {PAIR_BYTES_PER_SLOT} bytes a slot of the pair plus a quarter byte a slot of its exits, 1.25 bytes a slot of a sector plus a quarter byte a slot of its successors, plus {} MiB",
+                "estimates: {:.2} µs of CPU a slot of a pair, {:.2} µs a slot of a sector; memory {PAIR_BYTES_PER_SLOT} bytes a slot of the pair plus a quarter byte a slot of its exits, 1.25 bytes a slot of a sector plus a quarter byte a slot of its successors, plus {} MiB",
                 MORABARABA_CPU * 1e6,
                 MORABARABA_PLACEMENT_CPU * 1e6,
                 (BASE_BYTES + SYMMETRIC_INDEX_BYTES) >> 20
