@@ -836,6 +836,7 @@ const Morris = {
           c.setAttribute("cx", String(i * step + step / 2));
           c.setAttribute("cy", String(step / 2));
           c.setAttribute("r", String(step / 2 - 2));
+          // The board's stone colours (mill::svg), as the board may hold no stone to copy.
           c.setAttribute("fill", colour === "white" ? "#fbfbf6" : "#1d1d1d");
           c.setAttribute("stroke", colour === "white" ? "#222" : "#000");
           c.setAttribute("stroke-width", "1.5");

@@ -17,6 +17,7 @@ use mill::family::moving_tables::{self, SubspaceReport};
 use mill::family::report;
 use mill::family::symmetric::{self, Symmetric};
 use mill::family::values::MovingFiles;
+use mill::position::Position;
 use mill::rules::parse_position;
 use mill::variant::{FullBoard, RuleSet};
 use serde_json::json;
@@ -427,14 +428,15 @@ fn probe(words: &[String], args: &TableArgs) -> CliResult {
     let rules = args.rules();
     // No position: the start of the `--stones N` game (as `six probe`
     // takes its start).
-    let text = if words.is_empty() {
-        let n = args.max_stones;
-        format!("{} w {n} {n}", ".".repeat(24))
+    let pos = if words.is_empty() {
+        Position::start(RuleSet {
+            stones: args.max_stones,
+            ..rules
+        })
     } else {
-        words.join(" ")
+        parse_position::<Morabaraba>(&words.join(" "), rules)
+            .map_err(|e| format!("bad position: {e}"))?
     };
-    let pos =
-        parse_position::<Morabaraba>(&text, rules).map_err(|e| format!("bad position: {e}"))?;
     if pos.placing() {
         return super::morabaraba_placement::probe(&pos, args);
     }

@@ -22,7 +22,6 @@ use crate::pgn::Game;
 use crate::search::{Config, Engine, Limits};
 use rayon::prelude::*;
 use std::collections::HashMap;
-
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
