@@ -3,12 +3,12 @@
 //! position; perft from the start for the full rules layer.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use mill::board::Nine;
-use mill::geometry::Bits;
-use mill::moving::{for_each_move, for_each_unmove};
-use mill::position::Position;
+use mill::rules::board::Nine;
+use mill::rules::geometry::Bits;
+use mill::rules::moving::{for_each_move, for_each_unmove};
 use mill::rules::perft;
-use mill::variant::RuleSet;
+use mill::rules::position::Position;
+use mill::rules::variant::RuleSet;
 
 /// 4,096 random moving-phase positions, 3..=9 stones a side (fixed seed).
 fn positions() -> Vec<(Bits, Bits)> {

@@ -3,13 +3,13 @@
 //! with a warm block cache.
 
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use mill::board::Nine;
-use mill::database::{generate, GenerateObserver};
-use mill::index::NineIndex;
-use mill::index::{self, Subspace};
-use mill::pair::MovingPair;
-use mill::probe::Tablebases;
-use mill::variant::RuleSet;
+use mill::games::nine::files::{generate, GenerateObserver};
+use mill::index::nine::NineIndex;
+use mill::index::nine::{self, Subspace};
+use mill::probe::nine::Tablebases;
+use mill::rules::board::Nine;
+use mill::rules::variant::RuleSet;
+use mill::tables::pair::MovingPair;
 use tablebase::retro::{solve, Observer, Silent};
 use tablebase::Value;
 
@@ -24,7 +24,7 @@ fn positions(subs: &[Subspace], n: usize) -> Vec<(u32, u32)> {
 
 fn positions_from(subs: &[Subspace], n: usize, seed: u64) -> Vec<(u32, u32)> {
     sample(subs, n, seed, |&sub, x| {
-        index::position(sub, x % index::size(sub))
+        nine::position(sub, x % nine::size(sub))
     })
 }
 
@@ -45,7 +45,7 @@ fn sample<T, P>(tables: &[T], n: usize, seed: u64, pick: impl Fn(&T, u64) -> Opt
 }
 
 fn bench_index(c: &mut Criterion) {
-    index::warm_up();
+    nine::warm_up();
     let subs: Vec<Subspace> = (3..=9)
         .flat_map(|w| (3..=9).map(move |b| Subspace::new(w, b)))
         .collect();
@@ -55,19 +55,19 @@ fn bench_index(c: &mut Criterion) {
     g.bench_function("canonicalise+index", |b| {
         b.iter(|| {
             ps.iter()
-                .map(|&(u, t)| index::index(black_box(u), black_box(t)))
+                .map(|&(u, t)| nine::index(black_box(u), black_box(t)))
                 .sum::<u64>()
         })
     });
     let slots: Vec<(Subspace, u64)> = ps
         .iter()
-        .map(|&(u, t)| (Subspace::of(u, t), index::index(u, t)))
+        .map(|&(u, t)| (Subspace::of(u, t), nine::index(u, t)))
         .collect();
     g.bench_function("slot→position", |b| {
         b.iter(|| {
             slots
                 .iter()
-                .filter_map(|&(s, i)| index::position(s, black_box(i)))
+                .filter_map(|&(s, i)| nine::position(s, black_box(i)))
                 .count()
         })
     });
@@ -75,11 +75,11 @@ fn bench_index(c: &mut Criterion) {
 }
 
 fn bench_retro(c: &mut Criterion) {
-    index::warm_up();
+    nine::warm_up();
     let mut g = c.benchmark_group("retro");
     g.sample_size(10);
     let sub = Subspace::new(3, 3);
-    g.throughput(Throughput::Elements(index::positions(sub)));
+    g.throughput(Throughput::Elements(nine::positions(sub)));
     let none: Vec<Value> = Vec::new();
     g.bench_function("solve 3-3", |b| {
         b.iter(|| {
@@ -182,8 +182,8 @@ fn bench_full_tables(c: &mut Criterion, dir: &std::path::Path) {
 /// to 8 stones (always), and with `NINE_TABLEBASES=DIR` the proof that
 /// the game with eight stones each is a draw (16 plies, about 24 M nodes).
 fn bench_placement(c: &mut Criterion) {
-    use mill::placement::PlacementSearch;
-    use mill::position::Position;
+    use mill::rules::position::Position;
+    use mill::search::PlacementSearch;
     let dir = std::env::temp_dir().join(format!("bench-placement-{}", std::process::id()));
     generate(&dir, RuleSet::nine(true), 8, &Quiet).unwrap();
     let tb = Tablebases::open(&dir, RuleSet::nine(true))
@@ -222,9 +222,12 @@ fn bench_placement(c: &mut Criterion) {
 
 /// Placement positions drawn at random from every sector of `sectors`
 /// (used slots only).
-fn sector_positions(sectors: &[mill::sector::Sector], n: usize) -> Vec<mill::position::Position> {
+fn sector_positions(
+    sectors: &[mill::tables::keys::Sector],
+    n: usize,
+) -> Vec<mill::rules::position::Position> {
     sample(sectors, n, 0x2545_F491_4F6C_DD1D, |s, x| {
-        index::position(s.subspace(), x % index::size(s.subspace()))
+        nine::position(s.subspace(), x % nine::size(s.subspace()))
             .map(|(us, them)| s.position(us, them))
     })
 }
@@ -236,10 +239,10 @@ fn sector_positions(sectors: &[mill::sector::Sector], n: usize) -> Vec<mill::pos
 /// 200,000 positions, nearly every probe decompresses a block; the two-bit
 /// tables in memory; the values of all 24 opening moves of the empty board.
 fn bench_placement_tables(c: &mut Criterion) {
-    use mill::database::generate_pairs;
-    use mill::placement_tables::{self, SectorObserver};
-    use mill::position::Position;
-    use mill::sector::Sector;
+    use mill::games::nine::files::generate_pairs;
+    use mill::games::nine::placement::{self, SectorObserver};
+    use mill::rules::position::Position;
+    use mill::tables::keys::Sector;
     struct Q;
     impl Observer for Q {}
     impl GenerateObserver for Q {}
@@ -254,12 +257,12 @@ fn bench_placement_tables(c: &mut Criterion) {
             (std::path::PathBuf::from(d), 9)
         }
         _ => {
-            let pairs: Vec<Subspace> = mill::database::pairs(8)
+            let pairs: Vec<Subspace> = mill::games::nine::files::pairs(8)
                 .into_iter()
                 .filter(|p| p.us <= 4 && p.them <= 4)
                 .collect();
             generate_pairs(&tmp, RuleSet::nine(true), &pairs, &Q).unwrap();
-            placement_tables::generate(&tmp, RuleSet::nine(true), 4, &Q).unwrap();
+            placement::generate(&tmp, RuleSet::nine(true), 4, &Q).unwrap();
             (tmp.clone(), 4)
         }
     };

@@ -2,7 +2,7 @@
 //! analysis) on one core, and the totals over reachable positions.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use mill::three::solve::Solution;
+use mill::games::three::solve::Solution;
 
 fn solve(c: &mut Criterion) {
     let pool = rayon::ThreadPoolBuilder::new()

@@ -8,15 +8,15 @@
 mod common;
 
 use common::cli::run_cli;
-use mill::analysis::{Analyst, SearchOptions};
-use mill::board::Six;
 use mill::duel::games::{Family, Nine, Three};
 use mill::duel::{duel, seeded, DuelOptions, Opponent, Policy, Solved};
-use mill::family::solve::Solution;
-use mill::family::values::move_values;
-use mill::position::Position;
-use mill::probe::Tablebases;
-use mill::variant::RuleSet;
+use mill::probe::analysis::{Analyst, SearchOptions};
+use mill::probe::nine::Tablebases;
+use mill::probe::values::move_values;
+use mill::rules::board::Six;
+use mill::rules::position::Position;
+use mill::rules::variant::RuleSet;
+use mill::tables::solve::Solution;
 use rand_free::Walk;
 use tablebase::retro::Silent;
 use tablebase::Value;
@@ -106,7 +106,7 @@ fn six_policies_never_give_up_value() {
 
 #[test]
 fn three_policies_never_give_up_value() {
-    let sol = mill::three::solve::Solution::solve().unwrap();
+    let sol = mill::games::three::solve::Solution::solve().unwrap();
     let game = Three(&sol);
     let mut all = policies(&POLICIES);
     all.extend(policies(&["ultra:2", "ultra:3:softmax=0.25"]));
@@ -135,7 +135,7 @@ fn nine_policies_never_give_up_value() {
         "--quiet",
     ]);
     assert!(ok);
-    let tb = Tablebases::open(&dir, mill::variant::RuleSet::nine(true)).unwrap();
+    let tb = Tablebases::open(&dir, mill::rules::variant::RuleSet::nine(true)).unwrap();
     let start: Position = "........................ w 4 4".parse().unwrap();
     let malom = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/malom");
     let mut game = Nine::new(&tb).from(start);

@@ -22,16 +22,16 @@ mod common;
 
 use common::cli::{run_cli, run_cli_with_input};
 use common::oracle::{self, Board as Board24};
-use mill::board::{Board, Nine};
-use mill::family::files::FilesError;
-use mill::family::lasker::files;
-use mill::family::lasker::sector::{sectors, LaskerSector};
-use mill::family::lasker::solve::LaskerSolution;
-use mill::family::lasker::tables;
-use mill::family::solve::Solution;
-use mill::position::{Color, Position};
+use mill::games::lasker::files;
+use mill::games::lasker::sector::{sectors, LaskerSector};
+use mill::games::lasker::solve::LaskerSolution;
+use mill::games::lasker::tables;
 use mill::rules;
-use mill::variant::RuleSet;
+use mill::rules::board::{Board, Nine};
+use mill::rules::position::{Color, Position};
+use mill::rules::variant::RuleSet;
+use mill::tables::files::FilesError;
+use mill::tables::solve::Solution;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -433,7 +433,7 @@ fn three_stone_game_small_sectors_match_the_definition() {
     let sol = three_stones();
     assert_eq!(
         sol.tables.values().map(|t| t.len() as u128).sum::<u128>(),
-        mill::family::lasker::sector::positions::<Nine>(3)
+        mill::games::lasker::sector::positions::<Nine>(3)
     );
     assert!(check_sectors(sol, 50_000) > 50_000);
 }
@@ -492,8 +492,8 @@ fn files_equal_dense(dense: &LaskerSolution<Nine>, dir: &Path) -> u64 {
         let bad = (0..values.len() as u64)
             .into_par_iter()
             .filter(|&slot| {
-                let (us, them) = mill::family::index::position::<Nine>(s.subspace(), slot);
-                reduced[mill::index::index(us, them) as usize] != values[slot as usize]
+                let (us, them) = mill::index::position::<Nine>(s.subspace(), slot);
+                reduced[mill::index::nine::index(us, them) as usize] != values[slot as usize]
             })
             .count();
         assert_eq!(bad, 0, "{s:?}: {bad} of {} positions differ", values.len());
@@ -521,7 +521,7 @@ fn three_stone_game_on_disk_equals_the_dense_solution() {
     assert!(first.iter().all(|r| !r.resumed));
     assert_eq!(
         files_equal_dense(dense, &dir) as u128,
-        mill::family::lasker::sector::positions::<Nine>(3)
+        mill::games::lasker::sector::positions::<Nine>(3)
     );
     for r in &first {
         for p in &r.parts {
@@ -572,7 +572,7 @@ fn larger_game_on_disk_equals_the_dense_solution() {
     let compared = files_equal_dense(&dense, &dir);
     assert_eq!(
         compared as u128,
-        mill::family::lasker::sector::positions::<Nine>(stones)
+        mill::games::lasker::sector::positions::<Nine>(stones)
     );
     eprintln!("{stones}-stone game: {compared} positions equal");
     std::fs::remove_dir_all(&dir).unwrap();

@@ -13,18 +13,18 @@ mod common;
 
 use common::cli::{run_cli, run_cli_with_input};
 use common::oracle::{self, Rules, State};
-use mill::board::{Board, Morabaraba, Six};
-use mill::family::files;
-use mill::family::moving_tables;
-use mill::family::outcomes::MovingOutcomes;
-use mill::family::symmetric::{self, Symmetric};
-use mill::index::Subspace;
-use mill::pair::{recompute, MovingPair};
-use mill::placement::{MoveOrder, PlacementSearch};
-use mill::position::Position;
+use mill::games::morabaraba::moving;
+use mill::index::symmetric::{self, Symmetric};
+use mill::rules::board::{Board, Morabaraba, Six};
+use mill::rules::position::Position;
+use mill::rules::variant::{FullBoard, RuleSet};
 use mill::rules::{self, Ending};
-use mill::sector::TableId;
-use mill::variant::{FullBoard, RuleSet};
+use mill::search::{MoveOrder, PlacementSearch};
+use mill::tables::files;
+use mill::tables::keys::Subspace;
+use mill::tables::keys::TableId;
+use mill::tables::outcomes::MovingOutcomes;
+use mill::tables::pair::{recompute, MovingPair};
 use tablebase::retro::{solve, Silent};
 use tablebase::{Outcome, Value};
 
@@ -221,7 +221,7 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
 fn tables_match_the_forward_solver(max: u8, flying: bool) {
     let dir = temp_dir(&format!("forward-{max}-{flying}"));
     let rules = RuleSet::new(12, flying);
-    moving_tables::generate::<Morabaraba>(&dir, rules, max, &Silent, |_| {}).unwrap();
+    moving::generate::<Morabaraba>(&dir, rules, max, &Silent, |_| {}).unwrap();
     let model = model(flying);
     let bits: Vec<u8> = model.board.names.iter().map(|n| bit(n)).collect();
     let to_engine = |set: u32| {
@@ -275,10 +275,10 @@ fn four_three_matches_the_forward_solver() {
 fn files_refuse_another_rule_set() {
     let dir = temp_dir("files");
     let rules = RuleSet::new(12, true);
-    let reports = moving_tables::generate::<Morabaraba>(&dir, rules, 3, &Silent, |_| {}).unwrap();
+    let reports = moving::generate::<Morabaraba>(&dir, rules, 3, &Silent, |_| {}).unwrap();
     assert!(!reports[0].resumed);
     // A second run finds the tables and keeps them.
-    let again = moving_tables::generate::<Morabaraba>(&dir, rules, 3, &Silent, |_| {}).unwrap();
+    let again = moving::generate::<Morabaraba>(&dir, rules, 3, &Silent, |_| {}).unwrap();
     assert!(again[0].resumed);
     let sub = Subspace::new(3, 3);
     let id = TableId::Moving(sub);
@@ -303,7 +303,7 @@ fn files_refuse_another_rule_set() {
     }
     // A Six Men's Morris file under Morabaraba's name is refused too.
     let six = files::file_name::<Six>(&dir, RuleSet::new(6, true), id);
-    let six_values = vec![Value::DRAW; mill::family::index::size::<Six>(sub) as usize];
+    let six_values = vec![Value::DRAW; mill::index::size::<Six>(sub) as usize];
     files::write_moving::<Six>(&dir, RuleSet::new(6, true), sub, &six_values, 0).unwrap();
     std::fs::rename(&six, files::file_name::<Morabaraba>(&dir, rules, id)).unwrap();
     assert!(files::open_moving::<Morabaraba, Symmetric>(&dir, rules, sub).is_err());
@@ -456,7 +456,7 @@ fn outcome_of(v: oracle::Solved) -> Outcome {
 fn three_stone_game_search_matches_the_forward_solver() {
     let dir = temp_dir("start-3");
     let rules = RuleSet::new(12, true);
-    moving_tables::generate::<Morabaraba>(&dir, rules, 3, &Silent, |_| {}).unwrap();
+    moving::generate::<Morabaraba>(&dir, rules, 3, &Silent, |_| {}).unwrap();
     let tb = MovingOutcomes::<Morabaraba, Symmetric>::load(&dir, rules, 3, |_| {}).unwrap();
     let (states, values) = oracle::forward_solve(3, &model(true));
     let start = outcome_of(values[0]);
@@ -524,7 +524,7 @@ fn minimax(tb: &MovingOutcomes<Morabaraba, Symmetric>, pos: &Position) -> i8 {
 fn four_stone_game_search_matches_plain_minimax() {
     let dir = temp_dir("start-4");
     let rules = RuleSet::new(12, true);
-    moving_tables::generate::<Morabaraba>(&dir, rules, 4, &Silent, |_| {}).unwrap();
+    moving::generate::<Morabaraba>(&dir, rules, 4, &Silent, |_| {}).unwrap();
     let tb = MovingOutcomes::<Morabaraba, Symmetric>::load(&dir, rules, 4, |_| {}).unwrap();
     let mut search = PlacementSearch::new(&tb);
     let mut x: u64 = 0x0123_4567_89AB_CDEF;

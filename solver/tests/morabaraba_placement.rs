@@ -15,16 +15,16 @@
 mod common;
 
 use common::cli::{run_cli, run_cli_with_input};
-use mill::analysis::SearchOptions;
-use mill::board::Morabaraba;
-use mill::family::files;
-use mill::family::outcomes::MovingOutcomes;
-use mill::family::placement_files;
-use mill::family::symmetric::{self, Symmetric};
+use mill::games::morabaraba::placement;
 use mill::games::{self, MillGame};
-use mill::placement::PlacementSearch;
-use mill::sector::{Sector, TableId};
-use mill::variant::RuleSet;
+use mill::index::symmetric::{self, Symmetric};
+use mill::probe::analysis::SearchOptions;
+use mill::rules::board::Morabaraba;
+use mill::rules::variant::RuleSet;
+use mill::search::PlacementSearch;
+use mill::tables::files;
+use mill::tables::keys::{Sector, TableId};
+use mill::tables::outcomes::MovingOutcomes;
 use std::path::{Path, PathBuf};
 use tablebase::format::summarize_outcomes;
 use tablebase::resident::Wdl;
@@ -50,15 +50,15 @@ fn sample_against_search(dir: &Path, stones: u8, count: u64, seed: u64) -> [u64;
     let rules = RuleSet::new(12, true);
     let tb = MovingOutcomes::<Morabaraba, Symmetric>::load(dir, rules, stones, |_| {}).unwrap();
     let mut search = PlacementSearch::with_table_mib(&tb, 256);
-    let sectors = placement_files::sectors(stones);
+    let sectors = placement::sectors(stones);
     let sizes: Vec<u64> = sectors
         .iter()
-        .map(|&s| placement_files::slots::<Morabaraba>(s))
+        .map(|&s| placement::slots::<Morabaraba>(s))
         .collect();
     let total: u64 = sizes.iter().sum();
     let tables: Vec<Wdl> = sectors
         .iter()
-        .map(|&s| Wdl::load(&placement_files::open::<Morabaraba>(dir, rules, s).unwrap()).unwrap())
+        .map(|&s| Wdl::load(&placement::open::<Morabaraba>(dir, rules, s).unwrap()).unwrap())
         .collect();
     let mut x = seed | 1;
     let mut next = |n: u64| {
@@ -198,10 +198,7 @@ fn four_stone_game_stored_whole() {
     )
     .unwrap();
     let [_moving, v] = four_stone_placement(&["generate", "--quiet"], d);
-    let expected: u64 = cut
-        .iter()
-        .map(|&s| placement_files::slots::<Morabaraba>(s))
-        .sum();
+    let expected: u64 = cut.iter().map(|&s| placement::slots::<Morabaraba>(s)).sum();
     assert_eq!(v["solved_slots"].as_u64().unwrap(), expected);
     for (s, bytes) in cut.iter().zip(&before) {
         let again = std::fs::read(set.path(TableId::Placement(*s))).unwrap();
@@ -210,7 +207,7 @@ fn four_stone_game_stored_whole() {
 
     // A planted error: verify finds it and fails.
     let planted = Sector::new(3, 2, 1, 1);
-    let table = placement_files::open::<Morabaraba>(&dir, rules, planted).unwrap();
+    let table = placement::open::<Morabaraba>(&dir, rules, planted).unwrap();
     let own = Wdl::load(&table).unwrap();
     let slot = (0..own.len())
         .find(|&h| {
@@ -225,7 +222,7 @@ fn four_stone_game_stored_whole() {
         } else {
             own.get(h).unwrap()
         };
-        packed[(h / 4) as usize] |= mill::placement_pass::code(o) << (2 * (h % 4));
+        packed[(h / 4) as usize] |= mill::tables::placement_pass::code(o) << (2 * (h % 4));
     }
     let positions = table.header().positions;
     let header = summarize_outcomes(&packed, own.len(), positions);
@@ -349,7 +346,8 @@ fn malom_compare_reads_mora_files() {
     )
     .unwrap();
     let rules = RuleSet::new(12, true);
-    mill::family::moving_tables::generate::<Morabaraba>(&ours, rules, 3, &Silent, |_| {}).unwrap();
+    mill::games::morabaraba::moving::generate::<Morabaraba>(&ours, rules, 3, &Silent, |_| {})
+        .unwrap();
     let ids = mill::malom::sector_files_of(&theirs, mill::malom::MORABARABA).unwrap();
     assert_eq!(ids.len(), 1, "only the mora_ file");
     let (out, ok) = run_cli(&[
@@ -362,7 +360,7 @@ fn malom_compare_reads_mora_files() {
     ]);
     assert!(!ok, "another game's values agreed everywhere: {out}");
     let v = json(&out);
-    let positions = symmetric::positions::<Morabaraba>(mill::sector::Subspace::new(3, 3));
+    let positions = symmetric::positions::<Morabaraba>(mill::tables::keys::Subspace::new(3, 3));
     assert_eq!(v["positions"].as_u64().unwrap(), positions);
     assert_eq!(v["unused_mismatch"], 0);
     assert!(v["disagree"].as_u64().unwrap() > 0);

@@ -1,10 +1,10 @@
 //! `solver nine show|perft` end to end: the JSON output agrees with the
 //! library, bad input gives one line on stderr and a non-zero exit.
 
-use mill::board::Nine;
-use mill::position::Position;
+use mill::rules::board::Nine;
+use mill::rules::position::Position;
+use mill::rules::variant::RuleSet;
 use mill::rules::{legal_moves, perft};
-use mill::variant::RuleSet;
 use serde_json::Value as Json;
 use std::process::Command;
 

@@ -3,15 +3,15 @@
 //! Malom's sectors, and every error path (one `error:` line on stderr and a
 //! non-zero exit).
 
-use mill::board::Nine;
-use mill::index::{self, Subspace};
+use mill::index::nine::{self, Subspace};
 use mill::malom::{Entry, Sector, SectorId};
-use mill::notation::parse_move;
-use mill::placement::PlacementSearch;
-use mill::position::{Color, Position};
-use mill::probe::Tablebases;
+use mill::probe::nine::Tablebases;
+use mill::rules::board::Nine;
+use mill::rules::notation::parse_move;
+use mill::rules::position::{Color, Position};
+use mill::rules::variant::RuleSet;
 use mill::rules::{ending, legal_moves};
-use mill::variant::RuleSet;
+use mill::search::PlacementSearch;
 use serde_json::Value as Json;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -275,7 +275,7 @@ fn verify_passes_and_catches_a_damaged_file() {
             s["white"].as_u64().unwrap() as u8,
             s["black"].as_u64().unwrap() as u8,
         );
-        assert_eq!(s["checked"], index::positions(sub), "{sub}");
+        assert_eq!(s["checked"], nine::positions(sub), "{sub}");
         assert_eq!(s["mismatches"], 0);
     }
     // Only the listed subspaces; a subspace not there or not W-B: errors.
@@ -359,8 +359,8 @@ fn sample_positions(dir: &Path) -> Vec<Position> {
             .unwrap();
         for &want in outcomes {
             // The 37th used slot with this outcome (skipping the trivial first ones).
-            let (us, them) = (0..index::size(sub))
-                .filter_map(|s| index::position(sub, s).map(|p| (s, p)))
+            let (us, them) = (0..nine::size(sub))
+                .filter_map(|s| nine::position(sub, s).map(|p| (s, p)))
                 .filter(|(s, _)| values[*s as usize].outcome() == want)
                 .nth(37)
                 .map(|(_, p)| p)
@@ -434,7 +434,7 @@ fn probe_json_agrees_with_the_library_and_malom() {
         assert_eq!(moves.len(), legal_moves::<Nine>(&pos, STD).len());
         // 3-3 against Malom: outcome and plies to the end (= DTC in 3-3).
         if let (Some(sector), 3, 3) = (&malom, pos.us().count_ones(), pos.them().count_ones()) {
-            let Entry::Value(o, plies) = sector.entry(index::index(pos.us(), pos.them())) else {
+            let Entry::Value(o, plies) = sector.entry(nine::index(pos.us(), pos.them())) else {
                 panic!("{text}: Malom has a Sym slot");
             };
             assert_eq!(j["value"], o.as_str(), "{text} (Malom)");
@@ -598,10 +598,10 @@ fn quick_win(dir: &Path) -> Position {
         .unwrap()
         .values()
         .unwrap();
-    let slot = (0..index::size(sub))
-        .find(|&s| values[s as usize] == Value::win(5) && index::position(sub, s).is_some())
+    let slot = (0..nine::size(sub))
+        .find(|&s| values[s as usize] == Value::win(5) && nine::position(sub, s).is_some())
         .unwrap();
-    let (us, them) = index::position(sub, slot).unwrap();
+    let (us, them) = nine::position(sub, slot).unwrap();
     Position::from_mover(us, them, Color::White)
 }
 
@@ -1003,7 +1003,11 @@ fn the_whole_three_stone_game_from_the_command_line() {
     let j = json(&run(&["nine", "stats", "--dir", dir.arg(), "--json"]).stdout);
     assert_eq!(j["subspaces"].as_array().unwrap().len(), 1);
     let sectors = j["sectors"].as_array().unwrap();
-    assert_eq!(sectors.len(), mill::sector::Sector::all(3).len(), "{j}");
+    assert_eq!(
+        sectors.len(),
+        mill::tables::keys::Sector::all(3).len(),
+        "{j}"
+    );
     assert_eq!(
         j["sector_totals"]["positions"].as_u64().unwrap(),
         sectors
@@ -1065,8 +1069,11 @@ fn the_whole_three_stone_game_from_the_command_line() {
         (&"search".into(), &p["value"])
     );
     // A missing sector: the probe falls back to the search.
-    let first =
-        mill::database::sector_file_name(dir.path(), STD, mill::sector::Sector::new(0, 0, 3, 3));
+    let first = mill::games::nine::files::sector_file_name(
+        dir.path(),
+        STD,
+        mill::tables::keys::Sector::new(0, 0, 3, 3),
+    );
     std::fs::remove_file(first).unwrap();
     let q = json(&run(&["nine", "probe", "--dir", dir.arg(), empty, "--json"]).stdout);
     assert_eq!((&q["source"], &q["value"]), (&"search".into(), &p["value"]));
@@ -1077,10 +1084,10 @@ fn the_whole_three_stone_game_from_the_command_line() {
 /// passes. Moving subspace 3-3 and one placement sector of the
 /// 3-stone game in `dir`.
 fn planted_values_are_found(dir: &TempDir) {
-    use mill::sector::{Sector, TableId};
+    use mill::tables::keys::{Sector, TableId};
     use tablebase::format::{summarize, summarize_outcomes};
     use tablebase::resident::Wdl;
-    let set = mill::database::directory(dir.path(), STD);
+    let set = mill::games::nine::files::directory(dir.path(), STD);
     let mismatch_at = |args: &[&str], slot: u64| {
         let mut all = vec!["nine", "verify", "--dir", dir.arg()];
         all.extend_from_slice(args);
@@ -1102,7 +1109,7 @@ fn planted_values_are_found(dir: &TempDir) {
         .position(|v| v.outcome() == Outcome::Win)
         .unwrap();
     values[slot] = Value::DRAW;
-    let header = summarize(&values, index::positions(sub));
+    let header = summarize(&values, nine::positions(sub));
     set.write_values(id, &header, &values, 3).unwrap();
     mismatch_at(&["--subspace", "3-3"], slot as u64);
     std::fs::write(set.path(id), &file).unwrap();
@@ -1110,7 +1117,7 @@ fn planted_values_are_found(dir: &TempDir) {
     let sector = Sector::new(2, 2, 1, 1);
     let id = TableId::Placement(sector);
     let file = std::fs::read(set.path(id)).unwrap();
-    let size = index::size(sector.subspace());
+    let size = nine::size(sector.subspace());
     let table = Wdl::load(&Table::open(&set.path(id)).unwrap()).unwrap();
     let slot = (0..size)
         .find(|&s| table.get(s) == Some(Outcome::Win))
@@ -1121,9 +1128,9 @@ fn planted_values_are_found(dir: &TempDir) {
             Outcome::Win if s == slot => Outcome::Loss,
             o => o,
         };
-        packed[(s / 4) as usize] |= mill::placement_pass::code(o) << (2 * (s % 4));
+        packed[(s / 4) as usize] |= mill::tables::placement_pass::code(o) << (2 * (s % 4));
     }
-    let header = summarize_outcomes(&packed, size, index::positions(sector.subspace()));
+    let header = summarize_outcomes(&packed, size, nine::positions(sector.subspace()));
     set.write_outcomes(id, &header, &packed, 1).unwrap();
     mismatch_at(&["--sector", "2-2-1-1"], slot);
     std::fs::write(set.path(id), &file).unwrap();

@@ -9,14 +9,14 @@ mod common;
 
 use common::cli::{run_cli, run_cli_with_input};
 use common::oracle::{self, Rules, State};
-use mill::board::{Board, Six};
-use mill::family::files;
-use mill::family::solve::Solution;
-use mill::index::Subspace;
-use mill::position::Position;
 use mill::rules;
-use mill::sector::TableId;
-use mill::variant::RuleSet;
+use mill::rules::board::{Board, Six};
+use mill::rules::position::Position;
+use mill::rules::variant::RuleSet;
+use mill::tables::files;
+use mill::tables::keys::Subspace;
+use mill::tables::keys::TableId;
+use mill::tables::solve::Solution;
 use tablebase::retro::Silent;
 use tablebase::Outcome;
 

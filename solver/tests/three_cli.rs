@@ -1,8 +1,8 @@
 //! `solver three solve|probe` end to end: JSON keys and values agree with
 //! the library and the literature; bad input fails with one line.
 
-use mill::three::solve::Solution;
-use mill::three::Position;
+use mill::games::three::solve::Solution;
+use mill::games::three::Position;
 use serde_json::Value as Json;
 use std::process::Command;
 

@@ -10,11 +10,11 @@
 mod oracle;
 mod web;
 
-use mill::board::Board;
-use mill::family::values::{best_move, move_values};
-use mill::family::{files, solve::Solution};
-use mill::geometry::Geometry;
+use mill::probe::values::{best_move, move_values};
 use mill::rules;
+use mill::rules::board::Board;
+use mill::rules::geometry::Geometry;
+use mill::tables::{files, solve::Solution};
 use oracle::State;
 use tablebase::retro::Silent;
 use tablebase::{Outcome, Value};
@@ -59,7 +59,7 @@ fn oracle_rules(flying: bool) -> oracle::Rules {
     }
 }
 
-fn position(s: &State, rules: &oracle::Rules) -> mill::position::Position {
+fn position(s: &State, rules: &oracle::Rules) -> mill::rules::position::Position {
     s.position(&rules.board, |name| Grid::geometry().point(name).unwrap())
 }
 
@@ -67,7 +67,7 @@ fn position(s: &State, rules: &oracle::Rules) -> mill::position::Position {
 fn a_board_defined_as_data_is_solved_stored_verified_and_probed() {
     assert_eq!(Grid::geometry().symmetries.len(), Grid::SYMMETRIES);
     for flying in [true, false] {
-        let rules = mill::variant::RuleSet::new(3, flying);
+        let rules = mill::rules::variant::RuleSet::new(3, flying);
         let model = oracle_rules(flying);
         // Rules: perft from the start against the oracle's move generator.
         let start = position(&State::start(3), &model);
@@ -87,7 +87,7 @@ fn a_board_defined_as_data_is_solved_stored_verified_and_probed() {
         let name = files::file_name::<Grid>(
             &dir,
             rules,
-            mill::sector::TableId::Moving(mill::index::Subspace::new(3, 3)),
+            mill::tables::keys::TableId::Moving(mill::tables::keys::Subspace::new(3, 3)),
         );
         let tag = if flying {
             "grid-flying-3-3.tb"
@@ -153,8 +153,11 @@ fn a_board_defined_as_data_is_solved_stored_verified_and_probed() {
                 if over { 0 } else { s.successors(&model).len() }
             );
             for m in moves {
-                let mv =
-                    mill::notation::parse_move::<Grid>(&pos, rules, m["move"].as_str().unwrap());
+                let mv = mill::rules::notation::parse_move::<Grid>(
+                    &pos,
+                    rules,
+                    m["move"].as_str().unwrap(),
+                );
                 let child = by_position[&pos.apply(mv.unwrap())];
                 assert_eq!(m["value"], child.flip().as_str(), "{text}: {m}");
             }

@@ -7,13 +7,13 @@
 
 mod web;
 
-use mill::analysis::{Analyst, SearchOptions};
-use mill::board::Nine;
-use mill::database::file_name;
-use mill::index::Subspace;
-use mill::position::Position;
-use mill::probe::Tablebases;
+use mill::games::nine::files::file_name;
+use mill::probe::analysis::{Analyst, SearchOptions};
+use mill::probe::nine::Tablebases;
+use mill::rules::board::Nine;
 use mill::rules::legal_moves;
+use mill::rules::position::Position;
+use mill::tables::keys::Subspace;
 use serde_json::{json, Value as Json};
 use server::TableMemory;
 use std::io::{Read, Write};
@@ -90,7 +90,7 @@ fn nine_probe_is_the_cli_object_and_agrees_with_the_tables() {
         let moves = api["moves"].as_array().unwrap();
         assert_eq!(moves.len(), legal_moves::<Nine>(&pos, STD).len());
         for m in moves {
-            let mv = mill::notation::parse_move::<mill::board::Nine>(
+            let mv = mill::rules::notation::parse_move::<mill::rules::board::Nine>(
                 &pos,
                 STD,
                 m["move"].as_str().unwrap(),
@@ -813,7 +813,7 @@ fn nine_line(start: &str, moves: &[&str]) -> Vec<String> {
     let mut pos: Position = start.parse().unwrap();
     let mut out = vec![pos.to_string()];
     for m in moves {
-        pos = pos.apply(mill::notation::parse_move::<Nine>(&pos, STD, m).unwrap());
+        pos = pos.apply(mill::rules::notation::parse_move::<Nine>(&pos, STD, m).unwrap());
         out.push(pos.to_string());
     }
     out

@@ -36,7 +36,7 @@
 mod web;
 
 use fantoccini::{Client, ClientBuilder, Locator};
-use mill::three;
+use mill::games::three;
 use serde_json::{json, Value as Json};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::PathBuf;
@@ -1032,7 +1032,7 @@ async fn nine_values(
         "[...document.querySelectorAll('#board g.pt')].filter(g => g.querySelector('circle.mark')).map(g => [g.dataset.point, g.querySelector('circle.mark').dataset.value])",
     )
     .await?;
-    let pos: mill::position::Position = NINE.parse().unwrap();
+    let pos: mill::rules::position::Position = NINE.parse().unwrap();
     let mut best = std::collections::BTreeMap::new();
     for m in api["moves"].as_array().unwrap() {
         let from = m["move"]
@@ -1078,7 +1078,8 @@ async fn nine_values(
         ));
     }
     click_point(client, "a4").await?;
-    let mv = mill::notation::parse_move::<mill::board::Nine>(&pos, STD, "c4-d7xa4").unwrap();
+    let mv = mill::rules::notation::parse_move::<mill::rules::board::Nine>(&pos, STD, "c4-d7xa4")
+        .unwrap();
     let after = pos.apply(mv).to_string();
     wait(
         client,
@@ -1434,24 +1435,25 @@ async fn nine_game(
         .collect();
     // Replayed here by the rules: every move legal; White's and Black's
     // mills, and a move only flying allows (illegal without flying).
-    let flying = mill::variant::RuleSet::nine(true);
-    let sliding = mill::variant::RuleSet::nine(false);
-    let mut pos: mill::position::Position = start.parse().unwrap();
+    let flying = mill::rules::variant::RuleSet::nine(true);
+    let sliding = mill::rules::variant::RuleSet::nine(false);
+    let mut pos: mill::rules::position::Position = start.parse().unwrap();
     let (mut mills, mut flown) = ([0, 0], 0);
     for (i, text) in moves.iter().enumerate() {
-        let m = mill::notation::parse_move::<mill::board::Nine>(&pos, flying, text)
+        let m = mill::rules::notation::parse_move::<mill::rules::board::Nine>(&pos, flying, text)
             .map_err(|e| format!("ply {}: {text}: {e}", i + 1))?;
         if text.contains('x') {
             mills[i % 2] += 1;
         }
         if text.contains('-')
-            && mill::notation::parse_move::<mill::board::Nine>(&pos, sliding, text).is_err()
+            && mill::rules::notation::parse_move::<mill::rules::board::Nine>(&pos, sliding, text)
+                .is_err()
         {
             flown += 1;
         }
         pos = pos.apply(m);
     }
-    if mill::rules::ending::<mill::board::Nine>(&pos, flying).is_none()
+    if mill::rules::ending::<mill::rules::board::Nine>(&pos, flying).is_none()
         || !moves.len().is_multiple_of(2)
     {
         return Err(format!(
@@ -1560,7 +1562,8 @@ async fn repetition(client: &Client, addr: SocketAddr, base: &str) -> Result<()>
         if state[0] == "1" {
             break;
         }
-        let pos: mill::position::Position = position.parse().map_err(|e| format!("{e:?}"))?;
+        let pos: mill::rules::position::Position =
+            position.parse().map_err(|e| format!("{e:?}"))?;
         let rows = state[2].as_array().ok_or("no moves")?;
         let best: Vec<&str> = rows
             .iter()
@@ -1568,7 +1571,7 @@ async fn repetition(client: &Client, addr: SocketAddr, base: &str) -> Result<()>
             .filter_map(|r| r[0].as_str())
             .collect();
         let after = |m: &str| {
-            mill::notation::parse_move::<mill::board::Nine>(&pos, STD, m)
+            mill::rules::notation::parse_move::<mill::rules::board::Nine>(&pos, STD, m)
                 .map(|mv| pos.apply(mv).to_string())
                 .unwrap_or_default()
         };
@@ -1597,10 +1600,10 @@ async fn repetition(client: &Client, addr: SocketAddr, base: &str) -> Result<()>
         .iter()
         .map(|m| m.as_str().unwrap_or("").to_string())
         .collect();
-    let mut pos: mill::position::Position = REPEAT.parse().unwrap();
+    let mut pos: mill::rules::position::Position = REPEAT.parse().unwrap();
     let mut positions = vec![pos.to_string()];
     for m in &moves {
-        let mv = mill::notation::parse_move::<mill::board::Nine>(&pos, STD, m)
+        let mv = mill::rules::notation::parse_move::<mill::rules::board::Nine>(&pos, STD, m)
             .map_err(|e| format!("{m}: {e}"))?;
         pos = pos.apply(mv);
         positions.push(pos.to_string());
@@ -1615,7 +1618,8 @@ async fn repetition(client: &Client, addr: SocketAddr, base: &str) -> Result<()>
             .count()
             >= 3
     });
-    if times != 3 || earlier || mill::rules::ending::<mill::board::Nine>(&pos, STD).is_some() {
+    if times != 3 || earlier || mill::rules::ending::<mill::rules::board::Nine>(&pos, STD).is_some()
+    {
         return Err(format!(
             "the game {moves:?} does not end at a position's third occurrence"
         ));
@@ -1632,9 +1636,10 @@ async fn repetition(client: &Client, addr: SocketAddr, base: &str) -> Result<()>
 
 /// The position after `moves` from `start` (Nine Men's Morris, flying).
 fn nine_after(start: &str, moves: &[String]) -> String {
-    let mut pos: mill::position::Position = start.parse().unwrap();
+    let mut pos: mill::rules::position::Position = start.parse().unwrap();
     for m in moves {
-        let mv = mill::notation::parse_move::<mill::board::Nine>(&pos, STD, m).unwrap();
+        let mv =
+            mill::rules::notation::parse_move::<mill::rules::board::Nine>(&pos, STD, m).unwrap();
         pos = pos.apply(mv);
     }
     pos.to_string()

@@ -7,9 +7,9 @@
 
 mod web;
 
-use mill::board::Nine;
-use mill::index::{self, Subspace};
-use mill::position::{Color, Position};
+use mill::index::nine::{self, Subspace};
+use mill::rules::board::Nine;
+use mill::rules::position::{Color, Position};
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::Instant;
@@ -104,7 +104,7 @@ fn positions(n: usize) -> Vec<Position> {
     let mut out = Vec::with_capacity(n);
     while out.len() < n {
         let sub = subs[next(3) as usize];
-        if let Some((us, them)) = index::position(sub, next(index::size(sub))) {
+        if let Some((us, them)) = nine::position(sub, next(nine::size(sub))) {
             let side = if next(2) == 0 {
                 Color::White
             } else {

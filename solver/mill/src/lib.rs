@@ -1,8 +1,17 @@
-//! Mill games on bitboards: board geometry as data ([`geometry`]), boards
-//! as types for the hot loops ([`board`]) with the fast Nine Men's Morris
-//! tables ([`nine`]), rule sets ([`variant`]), positions and moves, forward
-//! and backward move generation, symmetries and the tablebase index; the
-//! other games of the family on the same engine ([`family`]).
+//! Mill games on bitboards, laid out by concern:
+//!
+//! - [`rules`]: board geometry as data, boards as types for the hot loops,
+//!   rule sets, positions and moves, move generation, notation, SVG;
+//! - [`index`]: the [`index::Indexing`] trait (slot of a position) and its
+//!   instances: dense, symmetry-reduced on any board, Nine's tuned index;
+//! - [`tables`]: the table keys (subspaces, sectors), the moving pair, the
+//!   placement pass, the generation drivers, the table set, plans, depths;
+//! - [`probe`]: the answer about one position, from tables or search;
+//! - [`search`]: the placement-phase alpha-beta search;
+//! - [`games`]: the served games ([`MillGame`]) and each game's own data
+//!   (`nine`, `morabaraba`, `lasker`, `three`);
+//! - [`duel`]: the perfect player against fallible opponents;
+//! - [`malom`]: the reader of Malom's sector files, the independent oracle.
 //!
 //! The names most callers need are re-exported here: the boards and the
 //! [`Board`] trait, a [`Position`] and its [`Move`]s, the [`RuleSet`], the
@@ -13,39 +22,20 @@
 
 #![warn(missing_docs)]
 
-pub mod analysis;
-pub mod board;
-pub mod database;
 pub mod duel;
-pub mod family;
 pub mod games;
-pub mod geometry;
-pub mod horizon;
 pub mod index;
 pub mod malom;
-pub mod moving;
-pub mod nine;
-pub mod notation;
-pub mod pair;
-pub mod placement;
-pub mod placement_pass;
-pub mod placement_tables;
-pub mod plan;
-pub mod position;
 pub mod probe;
-pub mod report;
 pub mod rules;
-pub mod sector;
-pub mod svg;
+pub mod search;
 pub mod tables;
-pub mod three;
-pub mod variant;
 
-pub use analysis::{Analysis, MoveValue, SearchOptions};
-pub use board::{Board, Morabaraba, Nine, Six};
 pub use games::{open as open_game, GameError, MillGame};
-pub use position::{Color, GameOver, Move, Position, PositionError};
-pub use probe::{ProbeError, Tablebases};
-pub use sector::{Sector, Subspace, TableId};
+pub use probe::analysis::{Analysis, MoveValue, SearchOptions};
+pub use probe::nine::{ProbeError, Tablebases};
+pub use rules::board::{Board, Morabaraba, Nine, Six};
+pub use rules::position::{Color, GameOver, Move, Position, PositionError};
+pub use rules::variant::{RuleSet, Variant};
+pub use tables::keys::{Sector, Subspace, TableId};
 pub use tables::{GenerateObserver, PairReport, SectorObserver, SectorReport, TablesError};
-pub use variant::{RuleSet, Variant};

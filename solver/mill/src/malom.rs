@@ -1,7 +1,7 @@
 //! Reader for Malom's perfect-play sector files (`.sec2`), the independent
 //! oracle the tests compare the tablebases and the placement search with.
 //! The format is described in `../shared/data/malom/FORMAT.md`; Malom's slot
-//! numbering is the one of [`super::index`], so slot `h` of sector
+//! numbering is the one of [`crate::index::nine`], so slot `h` of sector
 //! `std_W_B_0_0` is slot `h` of our subspace `(W, B)`. Malom names each
 //! game's files by a prefix ([`STANDARD`] `std_W_B_WF_BF.sec2` with
 //! `std.secval`, [`MORABARABA`] `mora_…`, [`LASKER`] `lask_…`); the `_of`

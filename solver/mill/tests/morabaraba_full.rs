@@ -4,11 +4,11 @@
 //! `MORABARABA_TABLEBASES=DIR cargo test --release -p solver --test
 //! morabaraba_full -- --ignored` (about 5 min, 5.3 GB).
 
-use mill::board::Morabaraba;
-use mill::family::outcomes::MovingOutcomes;
-use mill::family::symmetric::Symmetric;
-use mill::placement::{MoveOrder, PlacementSearch};
-use mill::variant::RuleSet;
+use mill::index::symmetric::Symmetric;
+use mill::rules::board::Morabaraba;
+use mill::rules::variant::RuleSet;
+use mill::search::{MoveOrder, PlacementSearch};
+use mill::tables::outcomes::MovingOutcomes;
 use tablebase::Outcome;
 
 /// The empty board is a first-player win (Gévay and Danner's solution of
@@ -30,7 +30,7 @@ fn published_value_first_player_wins() {
             .unwrap();
         assert_eq!(
             search
-                .value(&mill::position::Position::start(tb.rules()))
+                .value(&mill::rules::position::Position::start(tb.rules()))
                 .unwrap(),
             Outcome::Win,
             "{order:?}"

@@ -2,12 +2,12 @@
 //! round-trips of positions and moves, canonical form under the 16 board
 //! symmetries and colour swap, and typed errors (never panics) on bad input.
 
-use mill::board::Nine;
-use mill::nine;
-use mill::notation::{parse_move, MoveError, PositionTextError};
-use mill::position::{Color, Position, PositionError};
+use mill::games::nine::bits;
+use mill::rules::board::Nine;
+use mill::rules::notation::{parse_move, MoveError, PositionTextError};
+use mill::rules::position::{Color, Position, PositionError};
+use mill::rules::variant::RuleSet;
 use mill::rules::{legal_moves, perft};
-use mill::variant::RuleSet;
 use proptest::prelude::*;
 
 /// A legal position: a random split of up to 9 stones per side between
@@ -75,7 +75,7 @@ proptest! {
         prop_assert_eq!(pos.swap_colors().swap_colors(), pos);
         prop_assert_eq!(pos.swap_colors().canonical::<Nine>().0, canon.swap_colors());
         // Inverse maps undo maps.
-        prop_assert_eq!(pos.transform::<Nine>(op).transform::<Nine>(nine::inverse(op)), pos);
+        prop_assert_eq!(pos.transform::<Nine>(op).transform::<Nine>(bits::inverse(op)), pos);
     }
 
     #[test]

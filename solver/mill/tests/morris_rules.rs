@@ -1,17 +1,17 @@
 //! Nine Men's Morris rules layer against an independent brute-force oracle:
-//! plain arrays built from the names, mills and edges lists of `geometry.rs`
+//! plain arrays built from the names, mills and edges lists of `rules/geometry.rs`
 //! (no bitboards), in reading order rather than the engine's bit layout. The
 //! oracle parses the position text itself and prints its moves as text, so
 //! move lists and perft counts are compared end to end.
 
-use mill::board::Nine;
+use mill::rules::board::Nine;
 use mill::rules::{ending, legal_moves, perft};
 use std::rc::Rc;
 
-use mill::geometry::{NINE_EDGES, NINE_MILLS, NINE_READING};
-use mill::notation::parse_move;
-use mill::position::Position;
-use mill::variant::RuleSet;
+use mill::rules::geometry::{NINE_EDGES, NINE_MILLS, NINE_READING};
+use mill::rules::notation::parse_move;
+use mill::rules::position::Position;
+use mill::rules::variant::RuleSet;
 
 /// The oracle's board: 24 cells in reading order, 0 empty, 1 White, 2 Black.
 #[derive(Clone)]

@@ -4,12 +4,12 @@
 //! or a typed error. Every change of the bytes (flips, truncation, junk
 //! appended, a zeroed range) is detected by `scan` + `verify`.
 
-use mill::board::Nine;
-use mill::database::{file_name, generate, scan, DatabaseError, GenerateObserver};
-use mill::index::{self, Subspace};
-use mill::position::{Color, Position};
-use mill::probe::{ProbeError, Tablebases};
-use mill::variant::RuleSet;
+use mill::games::nine::files::{file_name, generate, scan, DatabaseError, GenerateObserver};
+use mill::index::nine::{self, Subspace};
+use mill::probe::nine::{ProbeError, Tablebases};
+use mill::rules::board::Nine;
+use mill::rules::position::{Color, Position};
+use mill::rules::variant::RuleSet;
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -45,8 +45,8 @@ fn good() -> &'static Good {
             .unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
         // Several blocks, so that damage can hit one and spare another.
-        assert!(index::size(SUB) > 3 * tablebase::format::BLOCK_SLOTS as u64);
-        assert_eq!(values.len() as u64, index::size(SUB));
+        assert!(nine::size(SUB) > 3 * tablebase::format::BLOCK_SLOTS as u64);
+        assert_eq!(values.len() as u64, nine::size(SUB));
         Good { bytes, values }
     })
 }
@@ -170,14 +170,14 @@ fn exercise(dir: &Path, bytes: &[u8], slots: &[u64]) -> bool {
                 }
             }
             for &s in slots {
-                match table.get(s % index::size(SUB)) {
+                match table.get(s % nine::size(SUB)) {
                     Ok(v) => {
-                        assert_eq!(v, good.values[(s % index::size(SUB)) as usize], "slot {s}")
+                        assert_eq!(v, good.values[(s % nine::size(SUB)) as usize], "slot {s}")
                     }
                     Err(e) => check_format_error(&e),
                 }
             }
-            assert!(table.get(index::size(SUB)).is_err());
+            assert!(table.get(nine::size(SUB)).is_err());
             verified.is_err()
         }
     };
@@ -185,8 +185,8 @@ fn exercise(dir: &Path, bytes: &[u8], slots: &[u64]) -> bool {
     // or a typed error.
     let tb = Tablebases::open(dir, STD).unwrap();
     for (i, &s) in slots.iter().enumerate() {
-        let slot = s % index::size(SUB);
-        let Some((us, them)) = index::position(SUB, slot) else {
+        let slot = s % nine::size(SUB);
+        let Some((us, them)) = nine::position(SUB, slot) else {
             continue;
         };
         let side = if i % 2 == 0 {
@@ -239,7 +239,7 @@ fn truncation_at_the_boundaries_is_detected() {
     let dir = Dir::new();
     let good = good();
     let n = good.bytes.len();
-    let table_end = HEADER_LEN + 16 * index::size(SUB).div_ceil(65_536) as usize;
+    let table_end = HEADER_LEN + 16 * nine::size(SUB).div_ceil(65_536) as usize;
     for len in [
         0,
         1,
@@ -268,11 +268,11 @@ fn intact_file_is_read_back_exactly() {
     // detections above are not a reader that refuses everything.
     let dir = Dir::new();
     let good = good();
-    let slots: Vec<u64> = (0..index::size(SUB)).step_by(7919).collect();
+    let slots: Vec<u64> = (0..nine::size(SUB)).step_by(7919).collect();
     assert!(!exercise(dir.path(), &good.bytes, &slots));
     // And the values are the published 3-3 counts (Malom).
-    let used: Vec<Value> = (0..index::size(SUB))
-        .filter(|&s| index::position(SUB, s).is_some())
+    let used: Vec<Value> = (0..nine::size(SUB))
+        .filter(|&s| nine::position(SUB, s).is_some())
         .map(|s| good.values[s as usize])
         .collect();
     let wins = used

@@ -7,14 +7,14 @@
 //! -- --ignored`; `MALOM_SAMPLES=n` slots per later sector, default 300);
 //! the slot decoding itself is checked without them.
 
-use mill::board::Nine;
-use mill::index::{self, Subspace};
+use mill::games::nine::bits::{transform, FULL};
+use mill::index::nine::{self, Subspace};
 use mill::malom::{Entry, Sector, SectorId};
-use mill::nine::{transform, FULL};
-use mill::placement::PlacementSearch;
-use mill::position::{Color, Position};
-use mill::probe::Tablebases;
-use mill::variant::RuleSet;
+use mill::probe::nine::Tablebases;
+use mill::rules::board::Nine;
+use mill::rules::position::{Color, Position};
+use mill::rules::variant::RuleSet;
+use mill::search::PlacementSearch;
 use std::path::{Path, PathBuf};
 use tablebase::binomial::{binomial, colex_unrank, scatter};
 use tablebase::Outcome;
@@ -109,7 +109,7 @@ fn slot_decoding_of_the_placement_sectors() {
             assert_eq!(decoded.is_none(), sym, "{s:?} slot {h}");
             // The library's index (built for the moving phase) decodes alike.
             assert_eq!(
-                index::position(Subspace::new(w, b), h),
+                nine::position(Subspace::new(w, b), h),
                 decoded,
                 "{s:?} slot {h}"
             );
@@ -125,7 +125,7 @@ fn slot_decoding_of_the_placement_sectors() {
             assert_eq!(pos.material(Color::White), 9, "{pos}");
             assert_eq!(pos.material(Color::Black), 9, "{pos}");
             // Hashing the board again (FORMAT.md §4 steps 1-4) gives the slot.
-            assert_eq!(index::index(us, them), h, "{pos}");
+            assert_eq!(nine::index(us, them), h, "{pos}");
         }
         match s {
             // The empty board: one slot, the start position.

@@ -8,14 +8,14 @@
 //! comparison also runs on the tables of a smaller game (`solver nine
 //! generate --stones K --placement`).
 
-use mill::database::scan_all;
-use mill::index::{self, Subspace};
+use mill::games::nine::files::scan_all;
+use mill::index::nine::{self, Subspace};
 use mill::malom;
-use mill::placement::PlacementSearch;
-use mill::position::Position;
-use mill::probe::Tablebases;
-use mill::sector::Sector;
-use mill::variant::RuleSet;
+use mill::probe::nine::Tablebases;
+use mill::rules::position::Position;
+use mill::rules::variant::RuleSet;
+use mill::search::PlacementSearch;
+use mill::tables::keys::Sector;
 use std::path::{Path, PathBuf};
 
 const STD: RuleSet = RuleSet::nine(true);
@@ -41,11 +41,11 @@ fn every_malom_sector_equals_our_tables() {
         let values = table.values().unwrap();
         let sub = Subspace::new(id.w, id.b);
         let c = malom::compare(id, &sector, |h| {
-            index::position(sub, h).map(|_| values[h as usize].outcome())
+            nine::position(sub, h).map(|_| values[h as usize].outcome())
         });
         eprintln!("{id:?}: {} agree", c.agree);
         assert_eq!((c.disagree, c.unused_mismatch), (0, 0), "{id:?} {c:?}");
-        assert_eq!(c.agree, index::positions(sub));
+        assert_eq!(c.agree, nine::positions(sub));
     }
 }
 
@@ -91,7 +91,7 @@ fn random_placement_positions_equal_the_search() {
     let ends: Vec<u64> = sectors
         .iter()
         .scan(0, |end, s| {
-            *end += index::size(s.subspace());
+            *end += nine::size(s.subspace());
             Some(*end)
         })
         .collect();
@@ -101,8 +101,8 @@ fn random_placement_positions_equal_the_search() {
         let slot = rng.next() % total;
         let i = ends.partition_point(|&end| end <= slot);
         let s = sectors[i];
-        let local = slot - (ends[i] - index::size(s.subspace()));
-        if let Some((us, them)) = index::position(s.subspace(), local) {
+        let local = slot - (ends[i] - nine::size(s.subspace()));
+        if let Some((us, them)) = nine::position(s.subspace(), local) {
             check(s.position(us, them));
             done += 1;
             if done % 100_000 == 0 {
@@ -121,7 +121,7 @@ fn random_placement_positions_equal_the_search() {
                 break;
             }
             if let Some((us, them)) =
-                index::position(s.subspace(), rng.next() % index::size(s.subspace()))
+                nine::position(s.subspace(), rng.next() % nine::size(s.subspace()))
             {
                 check(s.position(us, them));
                 got += 1;

@@ -5,17 +5,17 @@
 //! moves' values) through the user-level rules (`movegen`), not the
 //! generator's bitboard code.
 
-use mill::board::Nine;
-use mill::database::{self, GenerateObserver};
-use mill::index::{self, Subspace};
+use mill::games::nine::files::{self, GenerateObserver};
+use mill::games::nine::placement::{self, SectorObserver};
+use mill::index::nine::{self, Subspace};
 use mill::malom;
-use mill::placement::{MoveOrder, PlacementSearch};
-use mill::placement_tables::{self, SectorObserver};
-use mill::position::Position;
-use mill::probe::Tablebases;
+use mill::probe::nine::Tablebases;
+use mill::rules::board::Nine;
+use mill::rules::position::Position;
+use mill::rules::variant::RuleSet;
 use mill::rules::{ending, legal_moves};
-use mill::sector::Sector;
-use mill::variant::RuleSet;
+use mill::search::{MoveOrder, PlacementSearch};
+use mill::tables::keys::Sector;
 use std::path::{Path, PathBuf};
 use tablebase::retro::Observer;
 use tablebase::Outcome;
@@ -34,12 +34,12 @@ fn game_dir() -> &'static Path {
     DIR.get_or_init(|| {
         let dir = std::env::temp_dir().join(format!("nine-placement-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let pairs: Vec<Subspace> = database::pairs(2 * STONES)
+        let pairs: Vec<Subspace> = files::pairs(2 * STONES)
             .into_iter()
             .filter(|p| p.us <= STONES && p.them <= STONES)
             .collect();
-        database::generate_pairs(&dir, STD, &pairs, &Quiet).unwrap();
-        placement_tables::generate(&dir, STD, STONES, &Quiet).unwrap();
+        files::generate_pairs(&dir, STD, &pairs, &Quiet).unwrap();
+        placement::generate(&dir, STD, STONES, &Quiet).unwrap();
         dir
     })
 }
@@ -53,8 +53,8 @@ fn all_positions() -> Vec<Position> {
     Sector::all(STONES)
         .into_iter()
         .flat_map(|s| {
-            (0..index::size(s.subspace())).filter_map(move |slot| {
-                index::position(s.subspace(), slot).map(|(us, them)| s.position(us, them))
+            (0..nine::size(s.subspace())).filter_map(move |slot| {
+                nine::position(s.subspace(), slot).map(|(us, them)| s.position(us, them))
             })
         })
         .collect()
@@ -147,12 +147,12 @@ fn tables_equal_the_search_on_random_positions() {
 
 #[test]
 fn verify_is_clean_and_catches_a_planted_error() {
-    let tables = database::scan_all(game_dir(), STD).unwrap();
+    let tables = files::scan_all(game_dir(), STD).unwrap();
     for sector in Sector::all(STONES) {
         let (checked, bad) =
-            placement_tables::verify(&tables, game_dir(), STD, sector, 5, None, &Quiet).unwrap();
+            placement::verify(&tables, game_dir(), STD, sector, 5, None, &Quiet).unwrap();
         assert!(bad.is_empty(), "{sector}: {bad:?}");
-        assert_eq!(checked, index::positions(sector.subspace()), "{sector}");
+        assert_eq!(checked, nine::positions(sector.subspace()), "{sector}");
     }
     // A copy of the game with one sector rewritten wrongly.
     let copy = std::env::temp_dir().join(format!("nine-placement-bad-{}", std::process::id()));
@@ -163,13 +163,13 @@ fn verify_is_clean_and_catches_a_planted_error() {
         std::fs::copy(&p, copy.join(p.file_name().unwrap())).unwrap();
     }
     let sector = Sector::new(2, 2, 1, 1);
-    let path = database::sector_file_name(&copy, STD, sector);
+    let path = files::sector_file_name(&copy, STD, sector);
     let table = tablebase::reader::Table::open(&path).unwrap();
     let mut values = table.values().unwrap();
     let slot = (0..values.len())
-        .find(|&h| index::position(sector.subspace(), h as u64).is_some())
+        .find(|&h| nine::position(sector.subspace(), h as u64).is_some())
         .unwrap();
-    values[slot] = placement_tables::stored(match values[slot].outcome() {
+    values[slot] = placement::stored(match values[slot].outcome() {
         Outcome::Win => Outcome::Loss,
         _ => Outcome::Win,
     });
@@ -189,8 +189,8 @@ fn verify_is_clean_and_catches_a_planted_error() {
         tablebase::format::summarize_outcomes(&packed, header.slots, header.positions);
     rewritten.label = header.label.clone();
     tablebase::format::write_outcome_table(&path, &rewritten, &packed, 3).unwrap();
-    let tables = database::scan_all(&copy, STD).unwrap();
-    let (_, bad) = placement_tables::verify(&tables, &copy, STD, sector, 5, None, &Quiet).unwrap();
+    let tables = files::scan_all(&copy, STD).unwrap();
+    let (_, bad) = placement::verify(&tables, &copy, STD, sector, 5, None, &Quiet).unwrap();
     assert_eq!(bad.len(), 1);
     assert_eq!(bad[0].slot, slot as u64);
     let _ = std::fs::remove_dir_all(&copy);
@@ -210,16 +210,16 @@ fn malom_moving_sectors_agree_and_placement_ones_are_reported_missing() {
         bf: 0,
     };
     let sector = malom::Sector::open(&dir, id).unwrap();
-    let (moving, _) = database::scan_all(game_dir(), STD).unwrap();
+    let (moving, _) = files::scan_all(game_dir(), STD).unwrap();
     let values = moving[&Subspace::new(3, 4)].values().unwrap();
     let c = malom::compare(id, &sector, |h| {
-        index::position(Subspace::new(3, 4), h).map(|_| values[h as usize].outcome())
+        nine::position(Subspace::new(3, 4), h).map(|_| values[h as usize].outcome())
     });
     assert_eq!((c.disagree, c.unused_mismatch), (0, 0));
-    assert_eq!(c.agree, index::positions(Subspace::new(3, 4)));
+    assert_eq!(c.agree, nine::positions(Subspace::new(3, 4)));
     // A wrong table is caught.
     let c = malom::compare(id, &sector, |h| {
-        index::position(Subspace::new(3, 4), h).map(|_| values[h as usize].outcome().flip())
+        nine::position(Subspace::new(3, 4), h).map(|_| values[h as usize].outcome().flip())
     });
     assert!(c.disagree > 0 && c.examples.len() == 10);
 }

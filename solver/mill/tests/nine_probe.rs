@@ -1,14 +1,14 @@
 //! Probing and the placement search against the tablebases and against a
 //! plain minimax without pruning or transpositions.
 
-use mill::board::Nine;
-use mill::database::{generate, GenerateObserver};
-use mill::index::{self, Subspace};
-use mill::placement::PlacementSearch;
-use mill::position::{Color, Position};
-use mill::probe::{ProbeError, Tablebases};
+use mill::games::nine::files::{generate, GenerateObserver};
+use mill::index::nine::{self, Subspace};
+use mill::probe::nine::{ProbeError, Tablebases};
+use mill::rules::board::Nine;
+use mill::rules::position::{Color, Position};
+use mill::rules::variant::RuleSet;
 use mill::rules::{ending, legal_moves};
-use mill::variant::RuleSet;
+use mill::search::PlacementSearch;
 use std::path::PathBuf;
 use tablebase::retro::Observer;
 use tablebase::Outcome;
@@ -54,7 +54,7 @@ fn random_positions(n: usize) -> Vec<Position> {
     let mut out = Vec::new();
     while out.len() < n {
         let sub = subs[rng.next(subs.len() as u64) as usize];
-        let Some((us, them)) = index::position(sub, rng.next(index::size(sub))) else {
+        let Some((us, them)) = nine::position(sub, rng.next(nine::size(sub))) else {
             continue;
         };
         let side = if rng.next(2) == 0 {

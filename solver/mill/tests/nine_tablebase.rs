@@ -3,11 +3,11 @@
 //! the definition (no predecessors, no counters), the forward `verify` pass,
 //! and the published counts; plus determinism, resumption and bad input.
 
-use mill::database::{self, file_name, generate, scan, GenerateObserver};
-use mill::index::{self, Subspace};
+use mill::games::nine::files::{self, file_name, generate, scan, GenerateObserver};
+use mill::index::nine::{self, Subspace};
 use mill::malom::{Entry, Sector, SectorId};
-use mill::moving::for_each_move;
-use mill::variant::RuleSet;
+use mill::rules::moving::for_each_move;
+use mill::rules::variant::RuleSet;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use tablebase::retro::Observer;
@@ -66,9 +66,9 @@ fn every_position_equals_malom() {
         let ours = tables[&sub].values().unwrap();
         let id = SectorId { w, b, wf: 0, bf: 0 };
         let sector = Sector::open(&malom, id).unwrap();
-        assert_eq!(sector.len(), index::size(sub), "{sub}: same slot count");
-        for slot in 0..index::size(sub) {
-            let used = index::position(sub, slot).is_some();
+        assert_eq!(sector.len(), nine::size(sub), "{sub}: same slot count");
+        for slot in 0..nine::size(sub) {
+            let used = nine::position(sub, slot).is_some();
             match sector.entry(slot) {
                 Entry::Sym => assert!(!used, "{sub} slot {slot}: Malom redirects, we store"),
                 Entry::Value(outcome, plies) => {
@@ -98,23 +98,23 @@ fn oracle(pair: Subspace, exits: &BTreeMap<Subspace, Vec<Value>>) -> Vec<Vec<Val
     let mut exit_best: Vec<Vec<Option<Outcome>>> = Vec::new();
     let mut used: Vec<Vec<bool>> = Vec::new();
     for sub in &parts {
-        let n = index::size(*sub) as usize;
+        let n = nine::size(*sub) as usize;
         let (mut s, mut e, mut u) = (vec![Vec::new(); n], vec![None; n], vec![false; n]);
         for slot in 0..n {
-            let Some((us, them)) = index::position(*sub, slot as u64) else {
+            let Some((us, them)) = nine::position(*sub, slot as u64) else {
                 continue;
             };
             u[slot] = true;
             for_each_move(us, them, true, |m| {
                 let (nu, nt) = m.apply(us, them);
                 if m.removal().is_none() {
-                    s[slot].push(index::index(nu, nt) as u32);
+                    s[slot].push(nine::index(nu, nt) as u32);
                 } else {
                     let o = if sub.them == 3 {
                         Outcome::Win
                     } else {
                         let t = &exits[&Subspace::new(sub.them - 1, sub.us)];
-                        t[index::index(nu, nt) as usize].outcome().flip()
+                        t[nine::index(nu, nt) as usize].outcome().flip()
                     };
                     e[slot] = Some(e[slot].map_or(o, |x: Outcome| x.max(o)));
                 }
@@ -127,7 +127,7 @@ fn oracle(pair: Subspace, exits: &BTreeMap<Subspace, Vec<Value>>) -> Vec<Vec<Val
     let other = |p: usize| if parts.len() == 2 { 1 - p } else { p };
     let mut vals: Vec<Vec<Option<Value>>> = parts
         .iter()
-        .map(|s| vec![None; index::size(*s) as usize])
+        .map(|s| vec![None; nine::size(*s) as usize])
         .collect();
     let mut d = 0u16;
     let mut last_change = 0u16;
@@ -201,8 +201,8 @@ fn verify_finds_no_mismatch_and_catches_a_planted_one() {
     let dir = small_tables();
     let tables = scan(dir, STD).unwrap();
     for sub in tables.keys() {
-        let (checked, bad) = database::verify(&tables, STD, *sub, 5, None, &Quiet).unwrap();
-        assert_eq!(checked, index::positions(*sub));
+        let (checked, bad) = files::verify(&tables, STD, *sub, 5, None, &Quiet).unwrap();
+        assert_eq!(checked, nine::positions(*sub));
         assert!(bad.is_empty(), "{sub}: {bad:?}");
     }
     // A copy with one value changed is caught.
@@ -210,20 +210,20 @@ fn verify_finds_no_mismatch_and_catches_a_planted_one() {
     let copy = temp_dir("planted");
     std::fs::create_dir_all(&copy).unwrap();
     let mut values = tables[&sub].values().unwrap();
-    let slot = (0..index::size(sub))
+    let slot = (0..nine::size(sub))
         .find(|&s| values[s as usize].outcome() == Outcome::Win)
         .unwrap();
     values[slot as usize] = Value::win(values[slot as usize].distance().unwrap() + 2);
-    let mut header = tablebase::format::summarize(&values, index::positions(sub));
-    header.label = database::label(STD, sub);
+    let mut header = tablebase::format::summarize(&values, nine::positions(sub));
+    header.label = files::label(STD, sub);
     tablebase::format::write_table(&file_name(&copy, STD, sub), &header, &values, 1).unwrap();
     let planted = scan(&copy, STD).unwrap();
-    let (_, bad) = database::verify(&planted, STD, sub, 5, None, &Quiet).unwrap();
+    let (_, bad) = files::verify(&planted, STD, sub, 5, None, &Quiet).unwrap();
     assert!(bad.iter().any(|m| m.slot == slot), "{bad:?}");
     // A sampled check: clean tables pass; a table whose wins are all a ply
     // too long is caught by a few hundred random slots.
     for sub in tables.keys() {
-        let (checked, bad) = database::verify(&tables, STD, *sub, 5, Some(500), &Quiet).unwrap();
+        let (checked, bad) = files::verify(&tables, STD, *sub, 5, Some(500), &Quiet).unwrap();
         assert!(checked > 300 && checked <= 500, "{sub}: {checked}");
         assert!(bad.is_empty(), "{sub}: {bad:?}");
     }
@@ -232,7 +232,7 @@ fn verify_finds_no_mismatch_and_catches_a_planted_one() {
     }
     tablebase::format::write_table(&file_name(&copy, STD, sub), &header, &values, 1).unwrap();
     let planted = scan(&copy, STD).unwrap();
-    let (_, bad) = database::verify(&planted, STD, sub, 5, Some(500), &Quiet).unwrap();
+    let (_, bad) = files::verify(&planted, STD, sub, 5, Some(500), &Quiet).unwrap();
     assert_eq!(bad.len(), 5, "{bad:?}");
     std::fs::remove_dir_all(&copy).unwrap();
 }
@@ -251,7 +251,7 @@ fn same_bytes_with_one_and_two_threads() {
         .build()
         .unwrap();
     pool.install(|| generate(&two, STD, 7, &Quiet)).unwrap();
-    for pair in database::pairs(7) {
+    for pair in files::pairs(7) {
         for sub in [pair, pair.swapped()] {
             let a = std::fs::read(file_name(&one, STD, sub)).unwrap();
             let b = std::fs::read(file_name(&two, STD, sub)).unwrap();
@@ -311,7 +311,7 @@ fn no_flying_rule_set_is_separate() {
     let tables = scan(&dir, nf).unwrap();
     assert_eq!(tables.len(), 3);
     for sub in tables.keys() {
-        let (_, bad) = database::verify(&tables, nf, *sub, 5, None, &Quiet).unwrap();
+        let (_, bad) = files::verify(&tables, nf, *sub, 5, None, &Quiet).unwrap();
         assert!(bad.is_empty());
     }
     // Without flying, 3 stones against 3 is not the same game.

@@ -4,9 +4,9 @@
 //! About 40 s in release on a loaded 2-core machine, so behind `#[ignore]`:
 //! `cargo test --release -p mill --test six_full -- --ignored`.
 
-use mill::board::Six;
-use mill::family::solve::Solution;
-use mill::variant::RuleSet;
+use mill::rules::board::Six;
+use mill::rules::variant::RuleSet;
+use mill::tables::solve::Solution;
 use tablebase::retro::Silent;
 use tablebase::Outcome;
 
@@ -15,7 +15,7 @@ use tablebase::Outcome;
 fn six_mens_morris_is_a_draw_with_a_deepest_win_of_149_plies() {
     let rules = RuleSet::new(6, true);
     let sol = Solution::<Six>::solve(rules, true, &Silent, |_| {}).unwrap();
-    let start = mill::position::Position::start(rules);
+    let start = mill::rules::position::Position::start(rules);
     assert_eq!(sol.value(&start).unwrap().outcome(), Outcome::Draw);
     let depths = sol.depths().unwrap();
     let deepest = sol.deepest_reachable_win(&depths).unwrap();

@@ -5,8 +5,8 @@
 //! forward value iteration, level by level. Every reachable position, and
 //! every move from it, must get the same value and distance.
 
-use mill::three::solve::Solution;
-use mill::three::{for_each_move, for_each_unmove, parse_move, Board, Position};
+use mill::games::three::solve::Solution;
+use mill::games::three::{for_each_move, for_each_unmove, parse_move, Board, Position};
 use std::collections::HashMap;
 use tablebase::{Outcome, Value};
 

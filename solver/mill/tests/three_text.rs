@@ -1,9 +1,9 @@
 //! Three Men's Morris text formats: round-trips (proptest), typed errors on
 //! bad input, never a panic.
 
-use mill::notation::PositionTextError;
-use mill::position::Color;
-use mill::three::{parse_move, MoveError, Position, PositionError};
+use mill::games::three::{parse_move, MoveError, Position, PositionError};
+use mill::rules::notation::PositionTextError;
+use mill::rules::position::Color;
 use proptest::prelude::*;
 
 /// A legal position: random stone sets with counts as White-first

@@ -7,18 +7,18 @@
 //! parallel straight through [`Tablebases`] (which is `Sync`) with the GIL
 //! released; placement positions go through the [`Analyst`]'s search.
 //!
-//! [`Tablebases`]: mill::probe::Tablebases
-//! [`Analyst`]: mill::analysis::Analyst
+//! [`Tablebases`]: mill::probe::nine::Tablebases
+//! [`Analyst`]: mill::probe::analysis::Analyst
 
 use super::args::{integer, is_sequence, type_name, IntProblem};
 use super::nine::{
     analysis_error, parse_position, probe_error, reading_points, PyPosition, PyTablebases,
 };
 use super::position_error;
-use mill::board::Nine;
-use mill::position::{Color, Position, PositionError as Illegal};
+use mill::rules::board::Nine;
 use mill::rules::ending;
-use mill::variant::RuleSet;
+use mill::rules::position::{Color, Position, PositionError as Illegal};
+use mill::rules::variant::RuleSet;
 use numpy::{
     Element, PyArrayDescrMethods, PyReadonlyArray2, PyUntypedArray, PyUntypedArrayMethods,
 };

@@ -8,8 +8,8 @@
 
 use super::args::int_in;
 use super::{move_error, position_error, SolverError, TablebaseError};
-use mill::analysis::SearchOptions;
 use mill::games::{self, GameError, MillGame};
+use mill::probe::analysis::SearchOptions;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use std::path::PathBuf;

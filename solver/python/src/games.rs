@@ -3,8 +3,8 @@
 
 use super::args::{int_in, type_name};
 use super::{move_error, position_error, SolverError};
-use mill::three::solve::Solution;
-use mill::three::{parse_move, Position};
+use mill::games::three::solve::Solution;
+use mill::games::three::{parse_move, Position};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use serde_json::json;

@@ -7,19 +7,19 @@
 
 use super::args::{int_in, integer, is_sequence, type_name, IntProblem};
 use super::{batch, move_error, position_error, BudgetError, SolverError, TablebaseError};
-use mill::analysis::{Analysis, AnalysisError, Analyst, MoveValue, SearchOptions, Source};
-use mill::board::Nine;
-use mill::database::parse_file_name;
 use mill::duel::games::Nine as NineGame;
 use mill::duel::policy::PolicyError;
 use mill::duel::{seeded, DuelError, Policy};
-use mill::geometry::NINE_READING;
-use mill::horizon::{Horizon, HorizonError, DEFAULT_BUDGET};
-use mill::notation::{move_order, parse_move, point, reading_rank};
-use mill::position::{Color, Move, Position};
-use mill::probe::{ProbeError, Tablebases};
+use mill::games::nine::files::parse_file_name;
+use mill::probe::analysis::{Analysis, AnalysisError, Analyst, MoveValue, SearchOptions, Source};
+use mill::probe::horizon::{Horizon, HorizonError, DEFAULT_BUDGET};
+use mill::probe::nine::{ProbeError, Tablebases};
+use mill::rules::board::Nine;
+use mill::rules::geometry::NINE_READING;
+use mill::rules::notation::{move_order, parse_move, point, reading_rank};
+use mill::rules::position::{Color, Move, Position};
+use mill::rules::variant::RuleSet;
 use mill::rules::{draw, ending, legal_moves};
-use mill::variant::RuleSet;
 use numpy::{PyArray1, PyArray2};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -1064,7 +1064,7 @@ impl PyTablebases {
     /// value of a moving-phase `position` and of each of its moves when the
     /// game is a draw after `turns_left` more turns (plies; this position's
     /// move included: OpenSpiel's `200 - turn`), by an exact search over
-    /// the tables (`mill::horizon`). Returns the command's JSON object as a
+    /// the tables (`mill::probe::horizon`). Returns the command's JSON object as a
     /// dict: `position`, `plies`, `value` (under the limit), `table_value`,
     /// `dtc`, `nodes`, `moves` (best under the limit first, each `move`,
     /// `value`, `table_value`, `dtc`). `budget` (default 5,000,000)

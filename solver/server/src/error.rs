@@ -4,9 +4,9 @@
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use mill::analysis::AnalysisError;
-use mill::database::DatabaseError;
-use mill::probe::ProbeError;
+use mill::games::nine::files::DatabaseError;
+use mill::probe::analysis::AnalysisError;
+use mill::probe::nine::ProbeError;
 use serde_json::json;
 use std::path::Path;
 use tablebase::format::FormatError;

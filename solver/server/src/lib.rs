@@ -1,8 +1,8 @@
 //! `solver serve`: the web board and the JSON API over HTTP (axum on
 //! tokio). The server owns no game logic: every answer comes from the same
 //! library functions as the CLI's `--json` (`Analysis::to_json`,
-//! `mill::report`, `mill::games::MillGame` for the boards beyond Nine and
-//! Three, `mill::three::report`, `toguz::report`), so the API and the
+//! `mill::games::nine::report`, `mill::games::MillGame` for the boards beyond Nine and
+//! Three, `mill::games::three::report`, `toguz::report`), so the API and the
 //! command line cannot disagree.
 //!
 //! Safe by default: it binds to loopback unless told otherwise, answers
@@ -28,9 +28,9 @@ use axum::response::{IntoResponse, Response};
 use axum::Router;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
-use mill::analysis::SearchOptions;
 use mill::duel::Policy;
-use mill::variant::RuleSet;
+use mill::probe::analysis::SearchOptions;
+use mill::rules::variant::RuleSet;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -19,14 +19,14 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
-use mill::analysis::{Analyst, MoveValue, SearchOptions};
-use mill::database::{open_table, parse_file_name, Tables};
 use mill::duel::{self, Policy};
-use mill::position::Position;
-use mill::probe::{ProbeError, Tablebases};
-use mill::report::{best_json, show_json, stats_json};
-use mill::sector::TableId;
-use mill::variant::RuleSet;
+use mill::games::nine::files::{open_table, parse_file_name, Tables};
+use mill::games::nine::report::{best_json, show_json, stats_json};
+use mill::probe::analysis::{Analyst, MoveValue, SearchOptions};
+use mill::probe::nine::{ProbeError, Tablebases};
+use mill::rules::position::Position;
+use mill::rules::variant::RuleSet;
+use mill::tables::keys::TableId;
 use serde_json::json as object;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{sync_channel, SyncSender, TrySendError};
@@ -293,8 +293,10 @@ fn replay(nine: &NineState, query: Query<ReplayParams>) -> Result<Response, ApiE
     let mut positions = vec![pos.to_string()];
     let mut played = Vec::new();
     for (i, text) in moves.split_whitespace().enumerate() {
-        let m = mill::notation::parse_move::<mill::board::Nine>(&pos, nine.rules, text)
-            .map_err(|e| ApiError::bad_request(format!("move {} `{}`: {e}", i + 1, clip(text))))?;
+        let m = mill::rules::notation::parse_move::<mill::rules::board::Nine>(
+            &pos, nine.rules, text,
+        )
+        .map_err(|e| ApiError::bad_request(format!("move {} `{}`: {e}", i + 1, clip(text))))?;
         pos = pos.apply(m);
         positions.push(pos.to_string());
         played.push(m.to_string());
@@ -493,7 +495,7 @@ async fn svg(query: Query) -> Result<Response, ApiError> {
     let pos = parse(query)?;
     Ok((
         [(header::CONTENT_TYPE, "image/svg+xml")],
-        mill::svg::nine_svg(&pos),
+        mill::rules::svg::nine_svg(&pos),
     )
         .into_response())
 }

@@ -10,9 +10,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 use mill::duel;
-use mill::three::report::{probe_json, solve_json};
-use mill::three::solve::Solution;
-use mill::three::Position;
+use mill::games::three::report::{probe_json, solve_json};
+use mill::games::three::solve::Solution;
+use mill::games::three::Position;
 use serde_json::json as object;
 use std::sync::Arc;
 use std::time::Instant;
@@ -88,7 +88,7 @@ async fn replay(query: Query<ReplayParams>) -> Result<Response, ApiError> {
     let mut positions = vec![pos.to_string()];
     let mut played = Vec::new();
     for (i, text) in moves.split_whitespace().enumerate() {
-        let m = mill::three::parse_move(&pos, text)
+        let m = mill::games::three::parse_move(&pos, text)
             .map_err(|e| ApiError::bad_request(format!("move {} `{}`: {e}", i + 1, clip(text))))?;
         pos = pos.play(m);
         positions.push(pos.to_string());
@@ -109,7 +109,7 @@ async fn svg(query: Query) -> Result<Response, ApiError> {
     let pos = parse(query)?;
     Ok((
         [(header::CONTENT_TYPE, "image/svg+xml")],
-        mill::svg::three_svg(&pos),
+        mill::rules::svg::three_svg(&pos),
     )
         .into_response())
 }

@@ -46,16 +46,16 @@ pub enum CliError {
     Retro(#[from] tablebase::retro::RetroError),
     /// Nine Men's Morris: a table directory.
     #[error(transparent)]
-    Database(#[from] mill::database::DatabaseError),
+    Database(#[from] mill::games::nine::files::DatabaseError),
     /// Nine Men's Morris: a probe.
     #[error(transparent)]
-    Probe(#[from] mill::probe::ProbeError),
+    Probe(#[from] mill::probe::nine::ProbeError),
     /// Nine Men's Morris: an analysis (tables or placement search).
     #[error(transparent)]
-    Analysis(#[from] mill::analysis::AnalysisError),
+    Analysis(#[from] mill::probe::analysis::AnalysisError),
     /// Nine Men's Morris: a search under a ply limit (`probe --turns-left`).
     #[error(transparent)]
-    Horizon(#[from] mill::horizon::HorizonError),
+    Horizon(#[from] mill::probe::horizon::HorizonError),
     /// Nine Men's Morris: Malom's files.
     #[error(transparent)]
     Malom(#[from] mill::malom::MalomError),
@@ -64,22 +64,22 @@ pub enum CliError {
     Duel(#[from] mill::duel::DuelError),
     /// A family board: the tables of a whole game.
     #[error(transparent)]
-    Files(#[from] mill::family::files::FilesError),
+    Files(#[from] mill::tables::files::FilesError),
     /// A family board: the moving-phase tables kept one file a subspace.
     #[error(transparent)]
-    Tables(#[from] mill::family::moving_tables::TablesError),
+    Tables(#[from] mill::games::morabaraba::moving::TablesError),
     /// A family board: a solve.
     #[error(transparent)]
-    Solve(#[from] mill::family::solve::SolveError),
+    Solve(#[from] mill::tables::solve::SolveError),
     /// Lasker Morris: the sector tables on disk.
     #[error(transparent)]
-    Lasker(#[from] mill::family::lasker::tables::LaskerError),
+    Lasker(#[from] mill::games::lasker::tables::LaskerError),
     /// A family board: outcomes for the placement search.
     #[error(transparent)]
-    Outcomes(#[from] mill::family::outcomes::OutcomesError),
+    Outcomes(#[from] mill::tables::outcomes::OutcomesError),
     /// A family board: plies to the end.
     #[error(transparent)]
-    Depth(#[from] mill::family::depth::DepthError),
+    Depth(#[from] mill::tables::depth::DepthError),
     /// Toguz Kumalak: a PlayOK record.
     #[error(transparent)]
     Pgn(#[from] toguz::pgn::PgnError),

@@ -2,7 +2,7 @@
 //! stored (Morabaraba): `start`, the value of the start position of a game
 //! (or of any placement position) by the placement search over the
 //! moving-phase tables held as two-bit outcomes
-//! ([`mill::family::outcomes`]), with the same search and move
+//! ([`mill::tables::outcomes`]), with the same search and move
 //! orderings as `solver nine start`; and `play`, whose perfect player
 //! reads the moving-phase tables (values with distances) and the placement
 //! sectors where stored, and searches the other placements.
@@ -11,17 +11,17 @@ use super::nine_probe::search_progress;
 use super::six::{play_with, side, GameArgs, Values};
 use super::CliError;
 use super::{print_json, CliResult};
-use mill::analysis::MoveValue;
-use mill::board::Board;
-use mill::family::files;
-use mill::family::index::Indexing;
-use mill::family::outcomes::MovingOutcomes;
-use mill::family::values::TableFiles;
-use mill::index::Subspace;
-use mill::placement::{MoveOrder, PlacementSearch};
-use mill::position::Position;
+use mill::index::Indexing;
+use mill::probe::analysis::MoveValue;
+use mill::probe::values::TableFiles;
+use mill::rules::board::Board;
+use mill::rules::position::Position;
+use mill::rules::variant::RuleSet;
 use mill::rules::{format_position, move_text, parse_position};
-use mill::variant::RuleSet;
+use mill::search::{MoveOrder, PlacementSearch};
+use mill::tables::files;
+use mill::tables::keys::Subspace;
+use mill::tables::outcomes::MovingOutcomes;
 use serde_json::json;
 use std::collections::hash_map::{Entry, HashMap};
 use std::path::{Path, PathBuf};

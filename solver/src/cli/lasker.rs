@@ -1,7 +1,7 @@
 //! `solver lasker` subcommands: Lasker Morris (the Nine Men's Morris board,
 //! 10 stones, placing and sliding interleave) and its reduced games with
 //! `--stones K`, through the family engine
-//! ([`mill::family::lasker`]). `show`, `perft` and the probing
+//! ([`mill::games::lasker`]). `show`, `perft` and the probing
 //! verbs are the family's ([`super::six`]) over the mapped sector files;
 //! generation (pair by pair on disk, resumable, one pair with `--only`),
 //! the plan, statistics and verification work on Lasker's sector tables.
@@ -15,12 +15,12 @@ use super::six::{
 use super::CliError;
 use super::{print_json, CliResult};
 use clap::Subcommand;
-use mill::board::Nine;
-use mill::family::lasker::files::{self, LaskerFiles};
-use mill::family::lasker::sector::{pairs, LaskerSector};
-use mill::family::lasker::tables::{self, PairReport, SectorFigures};
-use mill::family::report;
-use mill::variant::RuleSet;
+use mill::games::lasker::files::{self, LaskerFiles};
+use mill::games::lasker::sector::{pairs, LaskerSector};
+use mill::games::lasker::tables::{self, PairReport, SectorFigures};
+use mill::games::report;
+use mill::rules::board::Nine;
+use mill::rules::variant::RuleSet;
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -134,7 +134,7 @@ pub fn run(args: Args) -> CliResult {
             None => generate(&tables, threads, quiet),
         },
         Command::Plan { common, progress } => {
-            let plan = mill::plan::lasker(rules(&common));
+            let plan = mill::tables::plan::lasker(rules(&common));
             super::plan::print(
                 "lasker",
                 &six::common_options(&common),
@@ -221,7 +221,7 @@ fn generate(args: &TableArgs, threads: Option<usize>, quiet: bool) -> CliResult 
     let json = args.common.json;
     let total: u64 = pairs::<Nine>(rules.stones)
         .into_iter()
-        .flat_map(mill::family::lasker::solve::pair_parts)
+        .flat_map(mill::games::lasker::solve::pair_parts)
         .map(|s| s.slots())
         .sum();
     let progress = Progress::new(quiet || json, total, "slots");
@@ -254,7 +254,7 @@ fn generate(args: &TableArgs, threads: Option<usize>, quiet: bool) -> CliResult 
         .map(PairReport::slots)
         .sum();
     let sol = LaskerFiles::open(&args.dir, rules)?;
-    let start = sol.get(&mill::position::Position::start(rules))?;
+    let start = sol.get(&mill::rules::position::Position::start(rules))?;
     let memory = peak_memory();
     if json {
         return print_json(&json!({
@@ -299,9 +299,9 @@ fn generate(args: &TableArgs, threads: Option<usize>, quiet: bool) -> CliResult 
 /// on disk.
 fn generate_only(args: &TableArgs, threads: Option<usize>, quiet: bool, key: &str) -> CliResult {
     let rules = rules(&args.common);
-    let plan = mill::plan::lasker(rules);
+    let plan = mill::tables::plan::lasker(rules);
     let job = super::plan::ready(&plan, key, &args.dir)?;
-    let mill::plan::Unit::Lasker(pair) = job.id else {
+    let mill::tables::plan::Unit::Lasker(pair) = job.id else {
         return Err(CliError::Failed(format!("job {key} is not a sector pair")));
     };
     let json = args.common.json;

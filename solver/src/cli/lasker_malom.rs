@@ -11,14 +11,14 @@ use super::lasker::TableArgs;
 use super::nine_malom::report;
 use super::CliError;
 use super::CliResult;
-use mill::board::Nine;
-use mill::family::files::FilesError;
-use mill::family::lasker::files;
-use mill::family::lasker::sector::LaskerSector;
-use mill::index;
+use mill::games::lasker::files;
+use mill::games::lasker::sector::LaskerSector;
+use mill::index::nine;
 use mill::malom::{self, SectorId};
-use mill::position::{Color, Position};
+use mill::rules::board::Nine;
 use mill::rules::format_position;
+use mill::rules::position::{Color, Position};
+use mill::tables::files::FilesError;
 use serde_json::json;
 use std::path::Path;
 
@@ -37,7 +37,7 @@ pub fn malom_compare(malom_dir: &Path, args: &TableArgs) -> CliResult {
             malom_dir.display()
         )));
     }
-    index::warm_up();
+    nine::warm_up();
     let set = files::directory::<Nine>(&args.dir, rules);
     let mut rows = Vec::new();
     let mut totals = [0u64; 4];
@@ -61,7 +61,7 @@ pub fn malom_compare(malom_dir: &Path, args: &TableArgs) -> CliResult {
         let theirs = malom::Sector::open_of(malom_dir, malom::LASKER, id)?;
         let sub = s.subspace();
         let c = malom::compare(id, &theirs, |h| {
-            index::position(sub, h).and(values.get(h as usize).map(|v| v.outcome()))
+            nine::position(sub, h).and(values.get(h as usize).map(|v| v.outcome()))
         });
         let positions = c.agree + c.disagree;
         for (t, v) in totals
@@ -82,7 +82,7 @@ pub fn malom_compare(malom_dir: &Path, args: &TableArgs) -> CliResult {
                 }
             );
             for &h in &c.examples {
-                if let Some((us, them)) = index::position(sub, h) {
+                if let Some((us, them)) = nine::position(sub, h) {
                     let mut pos = Position::from_mover(us, them, Color::White);
                     pos.hand = [s.us_hand, s.them_hand];
                     println!("    slot {h}: {}", format_position::<Nine>(&pos));

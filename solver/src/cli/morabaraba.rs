@@ -2,7 +2,7 @@
 //! Morris plus four diagonals, 12 stones, a full board draws) through the
 //! family engine: the rules layer (`show`, `perft`) and the moving-phase
 //! tables over the symmetry-reduced index (`generate`, `stats`, `verify`,
-//! `probe`; [`mill::family::moving_tables`]); the placement sectors'
+//! `probe`; [`mill::games::morabaraba::moving`]); the placement sectors'
 //! verbs (`generate --placement`, placement probes, `malom-compare`) are in
 //! [`super::morabaraba_placement`].
 
@@ -12,14 +12,14 @@ use super::six::{perft, print_analysis, rules, show, GameArgs, PerftArgs, ShowAr
 use super::CliError;
 use super::{print_json, CliResult};
 use clap::Subcommand;
-use mill::board::Morabaraba;
-use mill::family::moving_tables::{self, SubspaceReport};
-use mill::family::report;
-use mill::family::symmetric::{self, Symmetric};
-use mill::family::values::MovingFiles;
-use mill::position::Position;
+use mill::games::morabaraba::moving::{self, SubspaceReport};
+use mill::games::report;
+use mill::index::symmetric::{self, Symmetric};
+use mill::probe::values::MovingFiles;
+use mill::rules::board::Morabaraba;
 use mill::rules::parse_position;
-use mill::variant::{FullBoard, RuleSet};
+use mill::rules::position::Position;
+use mill::rules::variant::{FullBoard, RuleSet};
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -284,7 +284,7 @@ fn generate(args: &TableArgs, quiet: bool) -> CliResult {
     let rules = args.rules();
     let max = args.max_stones;
     symmetric::warm_up::<Morabaraba>();
-    let total: u64 = moving_tables::subspaces(max)
+    let total: u64 = moving::subspaces(max)
         .iter()
         .map(|&s| symmetric::size::<Morabaraba>(s))
         .sum();
@@ -293,25 +293,24 @@ fn generate(args: &TableArgs, quiet: bool) -> CliResult {
     if !quiet && !args.files.json {
         println!("{HEADER}");
     }
-    let reports =
-        moving_tables::generate::<Morabaraba>(&args.files.dir, rules, max, &progress, |r| {
-            let slots: u64 = r.parts.iter().map(|p| p.slots).sum();
-            progress.advance_overall(slots);
-            if !quiet && !args.files.json {
-                for p in &r.parts {
-                    progress.log(&subspace_line(p));
-                }
-                progress.log(&if r.resumed {
-                    "      (on disk, checked and kept)".to_string()
-                } else {
-                    format!(
-                        "      pair solved in {:.1} s ({:.2} M slots/s)",
-                        r.seconds,
-                        slots as f64 / r.seconds.max(1e-9) / 1e6
-                    )
-                });
+    let reports = moving::generate::<Morabaraba>(&args.files.dir, rules, max, &progress, |r| {
+        let slots: u64 = r.parts.iter().map(|p| p.slots).sum();
+        progress.advance_overall(slots);
+        if !quiet && !args.files.json {
+            for p in &r.parts {
+                progress.log(&subspace_line(p));
             }
-        });
+            progress.log(&if r.resumed {
+                "      (on disk, checked and kept)".to_string()
+            } else {
+                format!(
+                    "      pair solved in {:.1} s ({:.2} M slots/s)",
+                    r.seconds,
+                    slots as f64 / r.seconds.max(1e-9) / 1e6
+                )
+            });
+        }
+    });
     progress.done();
     let reports = reports?;
     let seconds = started.elapsed().as_secs_f64();
@@ -348,7 +347,7 @@ fn generate(args: &TableArgs, quiet: bool) -> CliResult {
 
 fn stats(args: &TableArgs) -> CliResult {
     let rules = args.rules();
-    let rows = moving_tables::stats::<Morabaraba>(&args.files.dir, rules, args.max_stones)?;
+    let rows = moving::stats::<Morabaraba>(&args.files.dir, rules, args.max_stones)?;
     let sum = |f: fn(&SubspaceReport) -> u64| rows.iter().map(f).sum::<u64>();
     let (positions, wins, draws, losses, bytes) = (
         sum(|r| r.positions),
@@ -380,12 +379,8 @@ fn verify(args: &TableArgs, sample: Option<u64>) -> CliResult {
     let rules = args.rules();
     let started = Instant::now();
     let json = args.files.json;
-    let reports = moving_tables::verify::<Morabaraba>(
-        &args.files.dir,
-        rules,
-        args.max_stones,
-        sample,
-        |r| {
+    let reports =
+        moving::verify::<Morabaraba>(&args.files.dir, rules, args.max_stones, sample, |r| {
             if !json {
                 println!(
                     "{:>5}: {} positions recomputed, {} mismatches",
@@ -394,8 +389,7 @@ fn verify(args: &TableArgs, sample: Option<u64>) -> CliResult {
                     r.mismatches
                 );
             }
-        },
-    )?;
+        })?;
     let checked: u64 = reports.iter().map(|r| r.checked).sum();
     let bad: u64 = reports.iter().map(|r| r.mismatches).sum();
     let seconds = started.elapsed().as_secs_f64();

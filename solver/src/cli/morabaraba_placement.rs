@@ -1,5 +1,5 @@
 //! `solver morabaraba` verbs on the placement sectors
-//! ([`mill::family::placement_files`]): `generate --placement` (every
+//! ([`mill::games::morabaraba::placement`]): `generate --placement` (every
 //! sector of the N-stone game after its moving phase, resumable), `stats
 //! --placement`, `verify --placement`, placement positions in `probe` (from
 //! their sector's file, else by the search) and `malom-compare` (Malom's
@@ -11,16 +11,16 @@ use super::progress::Progress;
 use super::six::print_analysis;
 use super::CliError;
 use super::{print_json, CliResult};
-use mill::analysis::{SearchOptions, Source};
-use mill::board::Morabaraba;
-use mill::family::files;
-use mill::family::placement_files::{self, SectorReport};
-use mill::family::symmetric::{self, Symmetric};
-use mill::family::values::SearchedTables;
+use mill::games::morabaraba::placement::{self, SectorReport};
+use mill::index::symmetric::{self, Symmetric};
 use mill::malom::{self, SectorId};
-use mill::position::Position;
+use mill::probe::analysis::{SearchOptions, Source};
+use mill::probe::values::SearchedTables;
+use mill::rules::board::Morabaraba;
 use mill::rules::format_position;
-use mill::sector::{Sector, Subspace, TableId};
+use mill::rules::position::Position;
+use mill::tables::files;
+use mill::tables::keys::{Sector, Subspace, TableId};
 use serde_json::json;
 use std::path::Path;
 use std::time::Instant;
@@ -56,7 +56,7 @@ pub fn generate(args: &TableArgs, quiet: bool) -> CliResult {
     let stones = args.max_stones;
     let json = args.files.json;
     symmetric::warm_up::<Morabaraba>();
-    let (count, total, largest) = placement_files::size::<Morabaraba>(stones);
+    let (count, total, largest) = placement::size::<Morabaraba>(stones);
     let progress = Progress::new(quiet || json, total, "slots");
     if !quiet && !json {
         progress.log(&format!(
@@ -66,7 +66,7 @@ pub fn generate(args: &TableArgs, quiet: bool) -> CliResult {
     }
     let started = Instant::now();
     let reports =
-        placement_files::generate::<Morabaraba>(&args.files.dir, rules, stones, &progress, |r| {
+        placement::generate::<Morabaraba>(&args.files.dir, rules, stones, &progress, |r| {
             progress.advance_overall(r.slots);
             if !quiet && !json {
                 progress.log(&if r.resumed {
@@ -114,7 +114,7 @@ pub fn generate(args: &TableArgs, quiet: bool) -> CliResult {
 /// `stats --placement`: every placement sector's figures from its header.
 pub fn stats(args: &TableArgs) -> CliResult {
     let rules = args.rules();
-    let rows = placement_files::stats::<Morabaraba>(&args.files.dir, rules, args.max_stones)?;
+    let rows = placement::stats::<Morabaraba>(&args.files.dir, rules, args.max_stones)?;
     let sum = |f: fn(&SectorReport) -> u64| rows.iter().map(f).sum::<u64>();
     let (slots, positions, bytes) = (sum(|r| r.slots), sum(|r| r.positions), sum(|r| r.bytes));
     let wdl = [sum(|r| r.wdl[0]), sum(|r| r.wdl[1]), sum(|r| r.wdl[2])];
@@ -145,12 +145,8 @@ pub fn verify(args: &TableArgs, sample: Option<u64>) -> CliResult {
     let rules = args.rules();
     let json = args.files.json;
     let started = Instant::now();
-    let reports = placement_files::verify::<Morabaraba>(
-        &args.files.dir,
-        rules,
-        args.max_stones,
-        sample,
-        |r| {
+    let reports =
+        placement::verify::<Morabaraba>(&args.files.dir, rules, args.max_stones, sample, |r| {
             if !json && r.mismatches > 0 {
                 println!(
                     "{:>11}: {} positions recomputed, {} mismatches",
@@ -159,8 +155,7 @@ pub fn verify(args: &TableArgs, sample: Option<u64>) -> CliResult {
                     r.mismatches
                 );
             }
-        },
-    )?;
+        })?;
     let checked: u64 = reports.iter().map(|r| r.checked).sum();
     let bad: u64 = reports.iter().map(|r| r.mismatches).sum();
     let seconds = started.elapsed().as_secs_f64();
@@ -284,7 +279,7 @@ pub fn malom_compare(malom_dir: &Path, args: &RuleArgs) -> CliResult {
                 if let Some((us, them)) = symmetric::position::<Morabaraba>(sub, h) {
                     let pos = match tid {
                         TableId::Moving(_) => {
-                            Position::from_mover(us, them, mill::position::Color::White)
+                            Position::from_mover(us, them, mill::rules::position::Color::White)
                         }
                         TableId::Placement(s) => s.position(us, them),
                     };

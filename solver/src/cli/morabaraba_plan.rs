@@ -1,14 +1,14 @@
 //! `solver morabaraba plan` and `generate --only KEY`: Morabaraba's
 //! moving-phase pairs and placement sectors as the jobs of a workflow
-//! ([`mill::plan::morabaraba`]).
+//! ([`mill::tables::plan::morabaraba`]).
 
 use super::morabaraba::TableArgs;
 use super::progress::Progress;
 use super::CliResult;
-use mill::board::Morabaraba;
-use mill::family::{moving_tables, placement_files};
-use mill::plan::Unit;
-use mill::variant::FullBoard;
+use mill::games::morabaraba::{moving, placement};
+use mill::rules::board::Morabaraba;
+use mill::rules::variant::FullBoard;
+use mill::tables::plan::Unit;
 
 /// `solver morabaraba plan`.
 pub fn plan(
@@ -17,7 +17,7 @@ pub fn plan(
     progress: &super::plan::ProgressArgs,
 ) -> CliResult {
     let rules = tables.rules();
-    let plan = mill::plan::morabaraba(rules, tables.max_stones, placement);
+    let plan = mill::tables::plan::morabaraba(rules, tables.max_stones, placement);
     let mut options = Vec::new();
     if !rules.flying {
         options.push("--no-flying".to_string());
@@ -44,15 +44,15 @@ pub fn plan(
 /// the tables it reads on disk.
 pub fn generate_only(tables: &TableArgs, placement: bool, key: &str, quiet: bool) -> CliResult {
     let (dir, rules) = (&tables.files.dir, tables.rules());
-    let plan = mill::plan::morabaraba(rules, tables.max_stones, placement);
+    let plan = mill::tables::plan::morabaraba(rules, tables.max_stones, placement);
     let job = super::plan::ready(&plan, key, dir)?;
     let progress = Progress::new(quiet, job.slots, "slots");
     let result = match job.id {
         Unit::Pair(pair) => {
-            moving_tables::generate_pair::<Morabaraba>(dir, rules, pair, &progress).map(drop)
+            moving::generate_pair::<Morabaraba>(dir, rules, pair, &progress).map(drop)
         }
         Unit::Sector(sector) => {
-            placement_files::generate_sector::<Morabaraba>(dir, rules, sector, &progress).map(drop)
+            placement::generate_sector::<Morabaraba>(dir, rules, sector, &progress).map(drop)
         }
         Unit::Whole | Unit::Lasker(_) => unreachable!("Morabaraba's plan has pairs and sectors"),
     };

@@ -2,11 +2,11 @@
 
 use super::{print_json, CliResult};
 use clap::Subcommand;
-use mill::board::Nine;
-use mill::notation::move_order;
-use mill::position::{Color, Position};
+use mill::rules::board::Nine;
+use mill::rules::notation::move_order;
+use mill::rules::position::{Color, Position};
+use mill::rules::variant::RuleSet;
 use mill::rules::{divide, draw, ending, legal_moves, perft};
-use mill::variant::RuleSet;
 use serde_json::json;
 use std::time::Instant;
 
@@ -127,7 +127,7 @@ pub fn run(args: Args) -> CliResult {
 
 /// `solver nine duel`.
 fn duel(args: &DuelArgs) -> CliResult {
-    let tb = mill::probe::Tablebases::open(&args.tables.dir, args.tables.rules())?;
+    let tb = mill::probe::nine::Tablebases::open(&args.tables.dir, args.tables.rules())?;
     let mut start = Position::start(tb.rules());
     if let Some(k) = args.stones {
         start.hand = [k, k];
@@ -173,10 +173,10 @@ fn capitalised(color: Color) -> &'static str {
 fn show(words: &[String], rules: RuleSet, svg: Option<&std::path::Path>, json: bool) -> CliResult {
     let pos = super::parse_position(words, Position::start(rules))?;
     if let Some(file) = svg {
-        super::write_file(file, &mill::svg::nine_svg(&pos))?;
+        super::write_file(file, &mill::rules::svg::nine_svg(&pos))?;
     }
     if json {
-        return print_json(&mill::report::show_json(&pos, rules));
+        return print_json(&mill::games::nine::report::show_json(&pos, rules));
     }
     let mut moves = legal_moves::<Nine>(&pos, rules);
     moves.sort_by_key(move_order);

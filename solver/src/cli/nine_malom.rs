@@ -3,11 +3,11 @@
 
 use super::CliError;
 use super::{print_json, CliResult};
-use mill::database::{scan_all, table_file_name};
-use mill::index::{self, Subspace};
+use mill::games::nine::files::{scan_all, table_file_name};
+use mill::index::nine::{self, Subspace};
 use mill::malom::{self, SectorId};
-use mill::sector::{Sector, TableId};
-use mill::variant::RuleSet;
+use mill::rules::variant::RuleSet;
+use mill::tables::keys::{Sector, TableId};
 use serde_json::json;
 use std::path::PathBuf;
 
@@ -64,7 +64,7 @@ pub fn malom_compare(args: MalomArgs) -> CliResult {
         let values = table.values()?;
         let sub = Subspace::new(id.w, id.b);
         let c = malom::compare(id, &sector, |h| {
-            index::position(sub, h).and(values.get(h as usize).map(|v| v.outcome()))
+            nine::position(sub, h).and(values.get(h as usize).map(|v| v.outcome()))
         });
         let positions = c.agree + c.disagree;
         for (t, v) in totals
@@ -85,11 +85,13 @@ pub fn malom_compare(args: MalomArgs) -> CliResult {
                 }
             );
             for h in &c.examples {
-                let (us, them) = index::position(sub, *h).unwrap_or((0, 0));
+                let (us, them) = nine::position(sub, *h).unwrap_or((0, 0));
                 let pos = match tid {
-                    TableId::Moving(_) => {
-                        mill::position::Position::from_mover(us, them, mill::position::Color::White)
-                    }
+                    TableId::Moving(_) => mill::rules::position::Position::from_mover(
+                        us,
+                        them,
+                        mill::rules::position::Color::White,
+                    ),
                     TableId::Placement(s) => s.position(us, them),
                 };
                 println!("    slot {h}: {pos}");

@@ -5,15 +5,15 @@ use super::duel::PolicyArgs;
 use super::nine_tb::TableArgs;
 use super::CliError;
 use super::{parse_position, print_json, CliResult};
-use mill::analysis::{table_mib, Analyst, SearchOptions, Source};
-use mill::board::Nine;
 use mill::duel::games::Nine as NineGame;
-use mill::horizon::Horizon;
-use mill::notation::parse_move;
-use mill::placement::{MoveOrder, PlacementSearch, SearchStats};
-use mill::position::{Color, Position};
-use mill::probe::Tablebases;
+use mill::probe::analysis::{table_mib, Analyst, SearchOptions, Source};
+use mill::probe::horizon::Horizon;
+use mill::probe::nine::Tablebases;
+use mill::rules::board::Nine;
+use mill::rules::notation::parse_move;
+use mill::rules::position::{Color, Position};
 use mill::rules::{draw, ending};
+use mill::search::{MoveOrder, PlacementSearch, SearchStats};
 use serde_json::json;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -61,7 +61,7 @@ pub struct ProbeArgs {
     pub turns_left: Option<u16>,
     /// With --turns-left: give up (exit 1) after expanding this many
     /// positions rather than answer inexactly.
-    #[arg(long, value_name = "NODES", default_value_t = mill::horizon::DEFAULT_BUDGET, requires = "turns_left")]
+    #[arg(long, value_name = "NODES", default_value_t = mill::probe::horizon::DEFAULT_BUDGET, requires = "turns_left")]
     pub budget: u64,
 }
 
@@ -161,7 +161,7 @@ fn policy_move(
     history: &[Position],
     policy: &PolicyArgs,
     rng: &mut mill::duel::ChaCha8Rng,
-) -> Result<Option<mill::duel::Choice<mill::position::Move>>, CliError> {
+) -> Result<Option<mill::duel::Choice<mill::rules::position::Move>>, CliError> {
     if policy.is_default() || !tb.has_table(pos) {
         return Ok(None);
     }
@@ -328,7 +328,7 @@ pub fn play(args: PlayArgs) -> CliResult {
     let mut rng = args.policy.rng();
     // Positions since the last placement or removal (for `ultra`).
     let mut history = vec![pos];
-    let play = |pos: &mut Position, history: &mut Vec<Position>, m: mill::position::Move| {
+    let play = |pos: &mut Position, history: &mut Vec<Position>, m: mill::rules::position::Move| {
         if m.from().is_none() || m.removal().is_some() {
             history.clear();
         }
@@ -366,7 +366,7 @@ pub fn play(args: PlayArgs) -> CliResult {
         } else {
             let chosen = policy_move(&tb, &pos, &history, &args.policy, &mut rng)?;
             let best = match chosen {
-                Some(c) => mill::analysis::MoveValue {
+                Some(c) => mill::probe::analysis::MoveValue {
                     mv: c.mv,
                     value: c.value.outcome(),
                     dtc: c.has_distance.then(|| c.value.distance()).flatten(),

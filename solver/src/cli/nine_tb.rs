@@ -3,12 +3,12 @@
 use super::progress::{pair_positions, Progress};
 use super::CliError;
 use super::{print_json, CliResult};
-use mill::database::{self, file_name, pairs, rules_name, scan_all, sector_file_name};
-use mill::index::{self, Subspace};
-use mill::placement_tables;
-use mill::plan::Unit;
-use mill::sector::Sector;
-use mill::variant::RuleSet;
+use mill::games::nine::files::{self, file_name, pairs, rules_name, scan_all, sector_file_name};
+use mill::games::nine::placement;
+use mill::index::nine::{self, Subspace};
+use mill::rules::variant::RuleSet;
+use mill::tables::keys::Sector;
+use mill::tables::plan::Unit;
 use serde_json::json;
 use std::path::PathBuf;
 
@@ -90,7 +90,7 @@ fn nine_plan(
     max_stones: u8,
     placement: bool,
 ) -> Result<tablebase::plan::Plan<Unit>, CliError> {
-    mill::plan::nine(rules, stones, max_stones, placement)
+    mill::tables::plan::nine(rules, stones, max_stones, placement)
         .map_err(|e| CliError::input(e.to_string()))
 }
 
@@ -134,9 +134,9 @@ fn generate_only(args: &GenerateArgs, key: &str) -> CliResult {
     let job = super::plan::ready(&plan, key, dir)?;
     let progress = Progress::new(args.job.quiet, job.slots, "slots");
     let result = with_threads(args.job.threads, || match job.id {
-        Unit::Pair(pair) => database::generate_pairs(dir, rules, &[pair], &progress).map(drop),
+        Unit::Pair(pair) => files::generate_pairs(dir, rules, &[pair], &progress).map(drop),
         Unit::Sector(sector) => {
-            placement_tables::generate_sectors(dir, rules, &[sector], &progress).map(drop)
+            placement::generate_sectors(dir, rules, &[sector], &progress).map(drop)
         }
         Unit::Whole | Unit::Lasker(_) => unreachable!("Nine's plan has only pairs and sectors"),
     })?;
@@ -275,15 +275,15 @@ pub fn generate(args: GenerateArgs) -> CliResult {
     let total: u64 = todo.iter().map(|&p| pair_positions(p)).sum::<u64>()
         + sectors
             .iter()
-            .map(|s| index::size(s.subspace()))
+            .map(|s| nine::size(s.subspace()))
             .sum::<u64>();
     let progress = Progress::new(args.job.quiet, total, "slots");
     let result = with_threads(args.job.threads, || {
-        database::generate_pairs(&dir, rules, &todo, &progress)?;
+        files::generate_pairs(&dir, rules, &todo, &progress)?;
         if args.placement {
-            placement_tables::generate(&dir, rules, k, &progress)?;
+            placement::generate(&dir, rules, k, &progress)?;
         }
-        Ok::<(), database::DatabaseError>(())
+        Ok::<(), files::DatabaseError>(())
     })?;
     progress.done();
     result?;
@@ -316,7 +316,7 @@ pub fn stats(args: StatsArgs) -> CliResult {
             args.tables.dir.display()
         )));
     }
-    let j = mill::report::stats_json(&all, rules);
+    let j = mill::games::nine::report::stats_json(&all, rules);
     if args.json {
         return print_json(&j);
     }
@@ -398,7 +398,7 @@ pub fn verify(args: VerifyArgs) -> CliResult {
         .collect();
     chosen.sort_by_key(|(s, _)| s.solving_order());
     let chosen_subspaces: Vec<Subspace> = chosen.iter().map(|(s, _)| **s).collect();
-    let mut subspace_check = database::SubspaceCheck::new(tables, rules);
+    let mut subspace_check = files::SubspaceCheck::new(tables, rules);
     if let Some(missing) = args.subspaces.iter().find(|s| !tables.contains_key(s)) {
         return Err(CliError::from(format!(
             "subspace {missing} is not in {}",
@@ -425,11 +425,11 @@ pub fn verify(args: VerifyArgs) -> CliResult {
     let per = |size: u64| args.sample.map_or(size, |n| n.min(size));
     let total: u64 = chosen
         .iter()
-        .map(|(s, _)| per(index::size(**s)))
+        .map(|(s, _)| per(nine::size(**s)))
         .sum::<u64>()
         + chosen_sectors
             .iter()
-            .map(|s| per(index::size(s.subspace())))
+            .map(|s| per(nine::size(s.subspace())))
             .sum::<u64>();
     let progress = Progress::new(args.job.quiet, total, "slots");
     let mut report = Vec::new();
@@ -440,10 +440,10 @@ pub fn verify(args: VerifyArgs) -> CliResult {
         let (checked, bad) = with_threads(args.job.threads, || {
             subspace_check.verify(*sub, later, 10, args.sample, &progress)
         })??;
-        progress.advance_overall(per(index::size(*sub)));
+        progress.advance_overall(per(nine::size(*sub)));
         failures += bad.len() as u64;
         for m in &bad {
-            let (us, them) = mill::index::position(*sub, m.slot).unwrap_or((0, 0));
+            let (us, them) = mill::index::nine::position(*sub, m.slot).unwrap_or((0, 0));
             progress.log(&format!(
                 "{sub} slot {}: stored {} but successors give {} ({})",
                 m.slot,
@@ -461,16 +461,16 @@ pub fn verify(args: VerifyArgs) -> CliResult {
             "file": file_name(dir, rules, *sub).display().to_string()}),
         );
     }
-    let mut sector_check = placement_tables::SectorCheck::new(&all, dir, rules);
+    let mut sector_check = placement::SectorCheck::new(&all, dir, rules);
     for (i, &sector) in chosen_sectors.iter().enumerate() {
         let later = &chosen_sectors[i + 1..];
         let (checked, bad) = with_threads(args.job.threads, || {
             sector_check.verify(sector, later, 10, args.sample, &progress)
         })??;
-        progress.advance_overall(per(index::size(sector.subspace())));
+        progress.advance_overall(per(nine::size(sector.subspace())));
         failures += bad.len() as u64;
         for m in &bad {
-            let (us, them) = mill::index::position(m.subspace, m.slot).unwrap_or((0, 0));
+            let (us, them) = mill::index::nine::position(m.subspace, m.slot).unwrap_or((0, 0));
             progress.log(&format!(
                 "{sector} slot {}: stored {} but successors give {} ({})",
                 m.slot,
@@ -506,5 +506,6 @@ pub fn verify(args: VerifyArgs) -> CliResult {
 
 /// A moving-phase position (White to move) in the text format.
 fn describe(us: u32, them: u32) -> String {
-    mill::position::Position::from_mover(us, them, mill::position::Color::White).to_string()
+    mill::rules::position::Position::from_mover(us, them, mill::rules::position::Color::White)
+        .to_string()
 }

@@ -3,7 +3,7 @@
 //! finished unit of work.
 
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
-use mill::index::{self, Subspace};
+use mill::index::nine::{self, Subspace};
 use mill::tables::{GenerateObserver, PairReport, SectorObserver, SectorReport};
 use std::sync::Mutex;
 use tablebase::retro::Observer;
@@ -147,8 +147,8 @@ impl SectorObserver for Progress {
 /// Slots of a pair, the unit of the overall generation bar.
 pub fn pair_positions(pair: Subspace) -> u64 {
     if pair.us == pair.them {
-        index::size(pair)
+        nine::size(pair)
     } else {
-        index::size(pair) + index::size(pair.swapped())
+        nine::size(pair) + nine::size(pair.swapped())
     }
 }

@@ -1,5 +1,5 @@
 //! `solver six` subcommands: Six Men's Morris (16 points, 6 stones) through
-//! the family engine ([`mill::family`]), flying on or off. The
+//! the family engine ([`mill::games`]), flying on or off. The
 //! verbs are written once, generic over the board, for the family's
 //! variants to share.
 
@@ -7,19 +7,19 @@ use super::duel::PolicyArgs;
 use super::CliError;
 use super::{print_json, CliResult};
 use clap::Subcommand;
-use mill::analysis::Analysis;
-use mill::board::{Board, Six};
-use mill::family::files;
-use mill::family::report;
-use mill::family::solve::Solution;
-pub(crate) use mill::family::values::Values;
-use mill::family::values::{analyse, best_move};
-use mill::position::{Color, Position};
+use mill::games::report;
+use mill::probe::analysis::Analysis;
+pub(crate) use mill::probe::values::Values;
+use mill::probe::values::{analyse, best_move};
+use mill::rules::board::{Board, Six};
+use mill::rules::position::{Color, Position};
+use mill::rules::variant::RuleSet;
 use mill::rules::{
     self, divide, draw, ending, format_position, legal_moves, move_text, parse_position, Ending,
 };
-use mill::sector::TableId;
-use mill::variant::RuleSet;
+use mill::tables::files;
+use mill::tables::keys::TableId;
+use mill::tables::solve::Solution;
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -190,13 +190,13 @@ pub fn run(args: Args) -> CliResult {
             only,
         } => {
             if let Some(key) = &only.only {
-                let plan = mill::plan::small_board::<Six>(rules::<Six>(&tables.common));
+                let plan = mill::tables::plan::small_board::<Six>(rules::<Six>(&tables.common));
                 super::plan::ready(&plan, key, &tables.dir)?;
             }
             generate::<Six>(&tables, threads, quiet)
         }
         Command::Plan { common, progress } => {
-            let plan = mill::plan::small_board::<Six>(rules::<Six>(&common));
+            let plan = mill::tables::plan::small_board::<Six>(rules::<Six>(&common));
             super::plan::print(
                 "six",
                 &common_options(&common),
@@ -550,7 +550,7 @@ pub(crate) fn policy_move<B: Board>(
     history: &[Position],
     policy: &PolicyArgs,
     rng: &mut mill::duel::ChaCha8Rng,
-) -> Result<Option<(mill::position::Move, Value)>, CliError> {
+) -> Result<Option<(mill::rules::position::Move, Value)>, CliError> {
     let game = mill::duel::games::Family::<B, _>::new(sol, rules);
     Ok(policy
         .policy
@@ -608,7 +608,7 @@ pub(crate) fn play_with<B: Board>(
                 if line.trim() == "quit" {
                     return Ok(());
                 }
-                match mill::notation::parse_move::<B>(&pos, rules, &line) {
+                match mill::rules::notation::parse_move::<B>(&pos, rules, &line) {
                     Ok(m) => break m,
                     Err(e) => println!("{e}"),
                 }

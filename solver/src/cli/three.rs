@@ -6,9 +6,9 @@ use super::CliError;
 use super::{print_json, CliResult};
 use clap::Subcommand;
 use mill::duel::games::Three;
-use mill::position::Color;
-use mill::three::solve::Solution;
-use mill::three::{parse_move, report, Position};
+use mill::games::three::solve::Solution;
+use mill::games::three::{parse_move, report, Position};
+use mill::rules::position::Color;
 use serde_json::json;
 use std::io::{BufRead, Write};
 use std::time::Instant;
@@ -174,7 +174,7 @@ fn solve(json: bool) -> CliResult {
 fn show(words: &[String], svg: Option<&std::path::Path>, json: bool) -> CliResult {
     let pos = super::parse_position(words, Position::start())?;
     if let Some(file) = svg {
-        super::write_file(file, &mill::svg::three_svg(&pos))?;
+        super::write_file(file, &mill::rules::svg::three_svg(&pos))?;
     }
     let moves: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
     if json {

@@ -10,7 +10,7 @@
 
 #![allow(dead_code)]
 
-use mill::position::{Color, Position};
+use mill::rules::position::{Color, Position};
 use std::collections::HashMap;
 
 /// Most points of a board of the family.

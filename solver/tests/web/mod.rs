@@ -5,8 +5,8 @@
 
 #![allow(dead_code)]
 
-use mill::database::{generate, GenerateObserver};
-use mill::variant::RuleSet;
+use mill::games::nine::files::{generate, GenerateObserver};
+use mill::rules::variant::RuleSet;
 use server::{serve, AppState, Config};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};

@@ -14,7 +14,7 @@
 //! Both draw their randomness from the caller's generator, so a match is
 //! reproducible from its seed.
 
-use super::Choice;
+use crate::duel::Choice;
 use rand::{Rng, RngExt};
 use std::fmt;
 use std::str::FromStr;

@@ -4,15 +4,15 @@
 //! as data) and Nine Men's Morris (its tablebases, placement sectors
 //! included, and Malom's sector values for the `secval` policy).
 
-use super::{Choice, DuelError, Finish, Solved};
-use crate::board::Board;
-use crate::family::values::Values;
+use crate::duel::{Choice, DuelError, Finish, Solved};
+use crate::games::three;
 use crate::malom::{read_secval, SectorId};
-use crate::position::{Color, Move, Position};
-use crate::probe::Tablebases;
+use crate::probe::nine::Tablebases;
+use crate::probe::values::Values;
+use crate::rules::board::Board;
+use crate::rules::position::{Color, Move, Position};
+use crate::rules::variant::RuleSet;
 use crate::rules::{self, ending, legal_moves, Ending};
-use crate::three;
-use crate::variant::RuleSet;
 use std::collections::HashMap;
 use std::marker::PhantomData;
 use std::path::Path;
@@ -109,7 +109,7 @@ impl<B: Board, V: Values<B>> Solved for Family<'_, B, V> {
 
     /// Best first; among equal values the last in the order of
     /// [`legal_moves`] first, so that `fast` plays what
-    /// [`crate::family::values::best_move`] plays.
+    /// [`crate::probe::values::best_move`] plays.
     fn moves(&self, pos: &Position) -> Result<Vec<Choice<Move>>, DuelError> {
         let mut out = legal_moves::<B>(pos, self.rules)
             .into_iter()
@@ -200,7 +200,7 @@ impl Solved for Nine<'_> {
     }
 
     fn finish(&self, pos: &Position) -> Option<Finish> {
-        ending::<crate::board::Nine>(pos, self.tb.rules()).map(|_| Finish::Loss)
+        ending::<crate::rules::board::Nine>(pos, self.tb.rules()).map(|_| Finish::Loss)
     }
 
     /// Best first, as [`Tablebases::best_moves`] and

@@ -12,8 +12,8 @@
 //! number of threads, and matches of different policies with one seed
 //! face the same opponent random numbers (common random numbers).
 
-use super::{Choice, DuelError, Finish, Opponent, Policy, Solved};
-use crate::position::Color;
+use crate::duel::{Choice, DuelError, Finish, Opponent, Policy, Solved};
+use crate::rules::position::Color;
 use rand::rngs::ChaCha8Rng;
 use rand::SeedableRng;
 use rayon::prelude::*;

@@ -12,8 +12,8 @@
 //! - [`harness`]: a match of N games from the start, both colours, in
 //!   parallel, with W/D/L, the score and its 95 % interval;
 //! - [`games`]: the solved games the harness plays (Three Men's Morris, the
-//!   family boards through [`crate::family::values::Values`], Nine Men's
-//!   Morris through [`crate::probe::Tablebases`]).
+//!   family boards through [`crate::probe::values::Values`], Nine Men's
+//!   Morris through [`crate::probe::nine::Tablebases`]).
 //!
 //! Everything is generic over [`Solved`], the few things a match needs to
 //! know about a solved game.
@@ -36,7 +36,7 @@ pub fn seeded(seed: u64) -> ChaCha8Rng {
     rand::SeedableRng::seed_from_u64(seed)
 }
 
-use crate::position::Color;
+use crate::rules::position::Color;
 use std::hash::Hash;
 use tablebase::Value;
 
@@ -45,7 +45,7 @@ use tablebase::Value;
 pub enum DuelError {
     /// Probing Nine Men's Morris tables failed (missing or damaged table).
     #[error(transparent)]
-    Probe(#[from] crate::probe::ProbeError),
+    Probe(#[from] crate::probe::nine::ProbeError),
     /// A family table did not hold the value of a position.
     #[error("no table holds the value of {0} (generate the tables first)")]
     Missing(String),

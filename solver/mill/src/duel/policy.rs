@@ -1,5 +1,5 @@
 //! The perfect player's choice among its moves of the best value. Every
-//! policy here plays only moves whose [`Value`] equals the best (the
+//! policy here plays only moves whose [`Value`](tablebase::Value) equals the best (the
 //! tables' order: fastest win, any draw, slowest loss; where the tables
 //! know outcomes only, any move of the best outcome), so none ever gives up
 //! value; they differ in which of those moves they pick:
@@ -17,8 +17,8 @@
 //! - `secval`: Malom's sector-value ranking (Nine Men's Morris): the move
 //!   into the sector of `std.secval` best for us; ties at random.
 
-use super::fallible::{best_value, Opponent};
-use super::{points, Choice, DuelError, Finish, Solved};
+use crate::duel::fallible::{best_value, Opponent};
+use crate::duel::{points, Choice, DuelError, Finish, Solved};
 use rand::{Rng, RngExt};
 use std::fmt;
 use std::str::FromStr;

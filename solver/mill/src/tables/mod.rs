@@ -10,13 +10,21 @@
 //! the workflow, `generate --only` and the progress lines use that name,
 //! and [`pair_of`] takes either spelling.
 
+pub mod depth;
+pub mod files;
+pub mod keys;
 pub mod moving;
+pub mod outcomes;
+pub mod pair;
 pub mod placement;
+pub mod placement_pass;
+pub mod plan;
+pub mod solve;
 
 pub use moving::{GenerateObserver, PairReport, SubspaceReport, TablesError};
 pub use placement::{SectorObserver, SectorReport};
 
-use crate::sector::Subspace;
+use crate::tables::keys::Subspace;
 use std::sync::Mutex;
 use tablebase::retro::Observer;
 

@@ -1,8 +1,8 @@
 //! The one resumable generation driver of the moving phase, for every board
 //! whose tables live on disk (Nine Men's Morris over its tuned index,
 //! Morabaraba and any other board over the symmetry-reduced one): pair by
-//! pair in the order of [`super::pairs`], each pair solved on the
-//! retrograde engine ([`crate::pair::MovingPair`]) and each of its
+//! pair in the order of [`crate::tables::pairs`], each pair solved on the
+//! retrograde engine ([`crate::tables::pair::MovingPair`]) and each of its
 //! subspaces written to its own file as soon as the pair is solved, so
 //! that a cut-off run resumes with the first pair not on disk.
 //!
@@ -12,12 +12,12 @@
 //! one other, so each file is read once and the largest pair of Nine
 //! (8-9, 9-8) holds its two exits at 256 MB each.
 
-use crate::board::Board;
-use crate::family::files::FamilyTables;
-use crate::family::index::Indexing;
-use crate::pair::{ExitMissing, MovingPair};
-use crate::sector::{Subspace, TableId};
-use crate::variant::RuleSet;
+use crate::index::Indexing;
+use crate::rules::board::Board;
+use crate::rules::variant::RuleSet;
+use crate::tables::files::FamilyTables;
+use crate::tables::keys::{Subspace, TableId};
+use crate::tables::pair::{ExitMissing, MovingPair};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Instant;
@@ -114,7 +114,7 @@ pub trait GenerateObserver: Observer {
 }
 
 /// Generate the moving-phase pairs `todo` (in dependency order, as
-/// [`super::pairs`] lists them; either name of a pair) of board `B` over
+/// [`crate::tables::pairs`] lists them; either name of a pair) of board `B` over
 /// index `I` under `rules` into `dir`. A pair whose files are all there is
 /// checked (header and every block's checksum) and skipped; the
 /// subspaces its removals lead into must be on disk or earlier in `todo`.

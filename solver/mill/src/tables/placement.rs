@@ -1,7 +1,7 @@
 //! The one resumable generation driver of the placement sectors, for every
 //! board whose tables live on disk (Nine Men's Morris over its tuned index,
 //! Morabaraba over the symmetry-reduced one): each sector solved in one
-//! forward pass ([`crate::placement_pass::solve`]), in the order of
+//! forward pass ([`crate::tables::placement_pass::solve`]), in the order of
 //! [`Sector::all`] (by the stones left in hand, down to the empty board),
 //! reading the one or two tables its placements lead into (a sector solved
 //! before, or a moving-phase subspace) as two-bit outcomes, held while a
@@ -13,13 +13,13 @@
 //! four to a byte (the format's outcome entries, a third of the bytes of
 //! one-byte entries once compressed).
 
-use super::TablesError;
-use crate::board::Board;
-use crate::family::files::FamilyTables;
-use crate::family::index::Indexing;
-use crate::placement_pass;
-use crate::sector::{Sector, TableId};
-use crate::variant::RuleSet;
+use crate::index::Indexing;
+use crate::rules::board::Board;
+use crate::rules::variant::RuleSet;
+use crate::tables::files::FamilyTables;
+use crate::tables::keys::{Sector, TableId};
+use crate::tables::placement_pass;
+use crate::tables::TablesError;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;

@@ -1,0 +1,789 @@
+//! The mill games beyond Nine Men's Morris's own stack as one object each,
+//! [`MillGame`]: the rules of a board, its tables found in a directory, and
+//! the JSON answers every front end prints — `show`, the [`Analysis`]
+//! (`probe`), the perfect move (`best`), `stats` and the SVG board. The web
+//! server routes `/api/{game}/…` to one and the Python module's `Game`
+//! wraps one, so a board written as data (points, edges, mills, stones:
+//! [`crate::data_board!`]) gets both by [`SolvedGame::open`].
+//!
+//! A game looks at its directory when it is made (the server's start, the
+//! Python object's creation): the largest game (stones a side) whose table
+//! files are all there is served, its tables loaded when first needed;
+//! without tables, `show` and `svg` still answer (under the variant's own
+//! stone count) and the other questions are a [`GameError::NoTables`]
+//! naming the command that makes them.
+
+pub mod lasker;
+pub mod morabaraba;
+pub mod nine;
+pub mod report;
+pub mod three;
+
+use crate::duel::games::Family;
+use crate::duel::{seeded, Policy};
+use crate::games::lasker::files::LaskerFiles;
+use crate::games::nine::files::DatabaseError;
+use crate::index::symmetric::Symmetric;
+use crate::index::Dense;
+use crate::probe::analysis::{Analysis, AnalysisError, Analyst, MoveValue, SearchOptions};
+use crate::probe::nine::{ProbeError, Tablebases};
+use crate::probe::values::{analyse, SearchedTables, Values};
+use crate::rules::board::{Board, Morabaraba, Nine, Six};
+use crate::rules::notation::parse_move;
+use crate::rules::position::Position;
+use crate::rules::variant::RuleSet;
+use crate::rules::{format_position, parse_position};
+use crate::tables::files::{self, FilesError};
+use crate::tables::keys::Subspace;
+use crate::tables::keys::TableId;
+use crate::tables::outcomes::OutcomesError;
+use crate::tables::solve::Solution;
+use serde_json::{json, Value as Json};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use tablebase::format::FormatError;
+use tablebase::set::SetError;
+
+/// Why a game cannot answer. Messages name table files by their names,
+/// never by the directory they are in.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    /// A position or move text that cannot be parsed, an illegal position
+    /// or move: the question is wrong.
+    #[error("{0}")]
+    Input(String),
+    /// The directory holds no complete set of the game's tables.
+    #[error(
+        "there are no {title} tables in the tablebase directory (generate them with `{command}`)"
+    )]
+    NoTables {
+        /// The game's name in words.
+        title: String,
+        /// The command that makes them.
+        command: String,
+    },
+    /// The position needs a table the directory lacks.
+    #[error(
+        "this position needs {table}, which is not in the tablebase directory (generate it with `{command}`)"
+    )]
+    MissingTable {
+        /// The table (a file name, or the tables of a larger game).
+        table: String,
+        /// The command that makes it.
+        command: String,
+    },
+    /// A table failed its checks or could not be read.
+    #[error("{0}")]
+    Damaged(String),
+    /// Anything else (the search threads could not start).
+    #[error("{0}")]
+    Other(String),
+}
+
+/// A file's name without its directory.
+fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(
+        || "a tablebase file".to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+/// A table error in one line, files named by their names only.
+fn set_error(e: &SetError, command: &str) -> GameError {
+    let format = |f: &FormatError| match f {
+        FormatError::Io { path, source } => format!("{}: {source}", file_name(path)),
+        FormatError::Damaged { path, what } => {
+            format!("{}: damaged tablebase file: {what}", file_name(path))
+        }
+    };
+    GameError::Damaged(match e {
+        SetError::Missing { path, .. } => {
+            return GameError::MissingTable {
+                table: format!("the table {}", file_name(path)),
+                command: command.to_string(),
+            }
+        }
+        SetError::Format(f) => format(f),
+        SetError::UnknownFile(path) => format!(
+            "{}: unknown file in the tablebase directory",
+            file_name(path)
+        ),
+        SetError::Mismatch {
+            path,
+            expected,
+            found,
+            ..
+        } => format!(
+            "{}: holds `{found}` but its name says `{expected}`",
+            file_name(path)
+        ),
+        SetError::WrongEntries { path, found } => format!(
+            "{}: holds {found:?} entries, the wrong kind for its table",
+            file_name(path)
+        ),
+        SetError::Dir { source, .. } => format!("the tablebase directory: {source}"),
+    })
+}
+
+fn files_error(e: &FilesError, command: &str) -> GameError {
+    match e {
+        FilesError::Set(s) => set_error(s, command),
+        FilesError::Format(f) => set_error(&SetError::Format(clone_format(f)), command),
+    }
+}
+
+/// A format error rebuilt (it holds an `io::Error`, which is not `Clone`).
+fn clone_format(f: &FormatError) -> FormatError {
+    match f {
+        FormatError::Io { path, source } => FormatError::Io {
+            path: path.clone(),
+            source: std::io::Error::new(source.kind(), source.to_string()),
+        },
+        FormatError::Damaged { path, what } => FormatError::Damaged {
+            path: path.clone(),
+            what: what.clone(),
+        },
+    }
+}
+
+/// An analysis error as the game's error (`command` makes missing tables).
+pub fn analysis_error(e: &AnalysisError, command: &str) -> GameError {
+    match e {
+        AnalysisError::Illegal(p) => GameError::Input(format!("illegal position: {p}")),
+        AnalysisError::Outcomes(o) => match o {
+            OutcomesError::Illegal(p) => GameError::Input(format!("illegal position: {p}")),
+            OutcomesError::Files(f) => files_error(f, command),
+            OutcomesError::Format(f) => files_error(&FilesError::Format(clone_format(f)), command),
+            OutcomesError::NotLoaded(sub, _) => GameError::MissingTable {
+                table: format!("the table of subspace {sub}"),
+                command: command.to_string(),
+            },
+        },
+        AnalysisError::NoValue(p) => GameError::MissingTable {
+            table: format!("the table of {p}"),
+            command: command.to_string(),
+        },
+        AnalysisError::Probe(p) => probe_error(p, command),
+        AnalysisError::Threads(t) => GameError::Other(format!("cannot start the search: {t}")),
+    }
+}
+
+/// A Nine Men's Morris probing error as the game's error.
+fn probe_error(e: &ProbeError, command: &str) -> GameError {
+    match e {
+        ProbeError::Table(DatabaseError::Set(s)) => set_error(s, command),
+        ProbeError::Table(DatabaseError::Format(f)) => {
+            set_error(&SetError::Format(clone_format(f)), command)
+        }
+        ProbeError::Table(other) => GameError::Damaged(other.to_string()),
+        ProbeError::NoDirectory(_) => GameError::NoTables {
+            title: "Nine Men's Morris".into(),
+            command: command.to_string(),
+        },
+        other => GameError::Input(other.to_string()),
+    }
+}
+
+/// `{"position", "best"}`: the perfect player's move (`move`, `value`,
+/// `dtc`) in board `B`'s coordinates, or null when the game is over.
+pub fn best_json<B: Board>(pos: &Position, best: Option<MoveValue>) -> Json {
+    json!({
+        "position": format_position::<B>(pos),
+        "best": best.map(|m| m.to_json::<B>()),
+    })
+}
+
+/// One mill game with its tables, answering in JSON. Object-safe, so that
+/// the server and the Python module hold any board as a `dyn MillGame`.
+pub trait MillGame: Send + Sync {
+    /// The name in API paths and on the command line (`six`).
+    fn id(&self) -> &'static str;
+    /// The name in words (`Six Men's Morris`).
+    fn title(&self) -> &'static str;
+    /// The rule set of the game served (its stones a side are those of
+    /// the largest game whose tables are present).
+    fn rules(&self) -> RuleSet;
+    /// The start position's text.
+    fn start(&self) -> String;
+    /// The point names in reading order (the order of the position text).
+    fn reading(&self) -> Vec<&'static str>;
+    /// The legal moves and the state of a position (no tables needed).
+    fn show(&self, position: &str) -> Result<Json, GameError>;
+    /// The [`Analysis`] of a position as JSON (`position`, `value`, `dtc`,
+    /// `source`, `moves`).
+    fn analyse(&self, position: &str) -> Result<Json, GameError>;
+    /// The perfect player's move: `{"position", "best"}`.
+    fn best(&self, position: &str) -> Result<Json, GameError>;
+    /// The move `policy` picks among the best moves (`seed` makes a random
+    /// choice reproducible; [`crate::duel::policy`]): `{"position", "best",
+    /// "policy"}`. By default only `fast` ([`MillGame::best`]) is served,
+    /// another policy is an input error; games whose tables hold every
+    /// value serve them all.
+    fn best_by(&self, position: &str, policy: &Policy, _seed: u64) -> Result<Json, GameError> {
+        if *policy != Policy::Fast {
+            return Err(GameError::Input(format!(
+                "the {policy} style is not available for {} (only fast)",
+                self.title()
+            )));
+        }
+        let mut answer = self.best(position)?;
+        answer["policy"] = "fast".into();
+        Ok(answer)
+    }
+    /// The tables' counts (the object of `solver <game> stats --json`).
+    fn stats(&self) -> Result<Json, GameError>;
+    /// The board as SVG (no tables needed).
+    fn svg(&self, position: &str) -> Result<String, GameError>;
+    /// The position after a legal move (texts in, text out).
+    fn play(&self, position: &str, mv: &str) -> Result<String, GameError>;
+}
+
+/// The rules layer every board shares: parse, show, svg, play, under
+/// `rules` (the game served) or, failing that, `largest` (the variant's
+/// own game: a legal position of it needs tables the directory lacks).
+struct RulesLayer<B> {
+    rules: RuleSet,
+    largest: RuleSet,
+    command: String,
+    _board: std::marker::PhantomData<fn() -> B>,
+}
+
+impl<B: Board> RulesLayer<B> {
+    fn parse(&self, text: &str) -> Result<Position, GameError> {
+        match parse_position::<B>(text, self.rules) {
+            Ok(p) => Ok(p),
+            Err(e) => {
+                if self.largest.stones > self.rules.stones
+                    && parse_position::<B>(text, self.largest).is_ok()
+                {
+                    return Err(GameError::MissingTable {
+                        table: format!(
+                            "the tables of a game with more than {} stones a side",
+                            self.rules.stones
+                        ),
+                        command: self.command.clone(),
+                    });
+                }
+                Err(GameError::Input(format!("bad position: {e}")))
+            }
+        }
+    }
+
+    fn show(&self, text: &str) -> Result<Json, GameError> {
+        let pos = self.parse_shown(text)?;
+        Ok(report::show_json::<B>(&pos, self.rules_of(&pos)))
+    }
+
+    /// Parse for the rules layer alone: positions of the variant's own
+    /// game are shown even when their tables are missing.
+    fn parse_shown(&self, text: &str) -> Result<Position, GameError> {
+        parse_position::<B>(text, self.rules)
+            .or_else(|_| parse_position::<B>(text, self.largest))
+            .map_err(|e| GameError::Input(format!("bad position: {e}")))
+    }
+
+    fn rules_of(&self, pos: &Position) -> RuleSet {
+        if pos.validate::<B>(self.rules).is_ok() {
+            self.rules
+        } else {
+            self.largest
+        }
+    }
+
+    fn svg(&self, text: &str) -> Result<String, GameError> {
+        let pos = self.parse_shown(text)?;
+        Ok(crate::rules::svg::board_svg(
+            B::geometry(),
+            pos.stones,
+            &format_position::<B>(&pos),
+        ))
+    }
+
+    fn play(&self, text: &str, mv: &str) -> Result<String, GameError> {
+        let pos = self.parse_shown(text)?;
+        let m = parse_move::<B>(&pos, self.rules_of(&pos), mv)
+            .map_err(|e| GameError::Input(format!("move `{}`: {e}", mv.trim())))?;
+        Ok(format_position::<B>(&pos.apply(m)))
+    }
+
+    fn reading(&self) -> Vec<&'static str> {
+        let g = B::geometry();
+        g.reading_order
+            .iter()
+            .map(|&p| g.names[p as usize])
+            .collect()
+    }
+}
+
+/// The largest of `candidates` (stone counts, largest first) whose tables
+/// are all present, as its rule set.
+fn detect(candidates: impl Iterator<Item = u8>, present: impl Fn(u8) -> bool) -> Option<u8> {
+    candidates.into_iter().find(|&k| present(k))
+}
+
+/// A game whose tables are loaded whole into memory on first use (Six Men's
+/// Morris and any small board defined as data: [`Solution`]), or opened
+/// mapped (Lasker Morris's sectors: [`LaskerFiles`]).
+pub struct SolvedGame<B: Board, S> {
+    id: &'static str,
+    title: &'static str,
+    dir: PathBuf,
+    found: bool,
+    rules: RulesLayer<B>,
+    load: fn(&Path, RuleSet) -> Result<S, FilesError>,
+    stats: fn(&Path, RuleSet) -> Result<Json, FilesError>,
+    solution: OnceLock<Result<S, GameError>>,
+}
+
+impl<B: Board, S: Values<B> + Send + Sync> SolvedGame<B, S> {
+    fn no_tables(&self) -> GameError {
+        GameError::NoTables {
+            title: self.title.to_string(),
+            command: self.rules.command.clone(),
+        }
+    }
+
+    fn solution(&self) -> Result<&S, GameError> {
+        if !self.found {
+            return Err(self.no_tables());
+        }
+        self.solution
+            .get_or_init(|| {
+                (self.load)(&self.dir, self.rules.rules)
+                    .map_err(|e| files_error(&e, &self.rules.command))
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    fn analysis(&self, text: &str) -> Result<Analysis<B>, GameError> {
+        let pos = self.rules.parse(text)?;
+        let sol = self.solution()?;
+        analyse(sol, self.rules.rules, &pos).map_err(|e| analysis_error(&e, &self.rules.command))
+    }
+}
+
+impl<B: Board> SolvedGame<B, Solution<B>> {
+    /// A board solved whole (moving phase and placement) by
+    /// `solver <board> generate`, its tables in `dir`: the game with the
+    /// most stones a side (at most `B::STONES`) whose tables are all there.
+    pub fn open(
+        id: &'static str,
+        title: &'static str,
+        dir: &Path,
+        flying: bool,
+    ) -> SolvedGame<B, Solution<B>> {
+        let largest = RuleSet::new(B::STONES, flying);
+        let tables = |k: u8| {
+            let rules = RuleSet::new(k, flying);
+            let set = files::directory::<B, Dense>(dir, rules);
+            files::tables(rules).into_iter().all(|id| set.exists(id))
+        };
+        let stones = detect((3..=B::STONES).rev(), tables);
+        let flag = if flying { "" } else { " --no-flying" };
+        let command = match stones {
+            Some(k) if k != B::STONES => format!("solver {} generate --stones {k}{flag}", B::NAME),
+            _ => format!("solver {} generate{flag}", B::NAME),
+        };
+        SolvedGame {
+            id,
+            title,
+            dir: dir.to_owned(),
+            found: stones.is_some(),
+            rules: RulesLayer {
+                rules: RuleSet::new(stones.unwrap_or(B::STONES), flying),
+                largest,
+                command,
+                _board: std::marker::PhantomData,
+            },
+            load: files::load::<B>,
+            stats: report::solution_stats_json::<B>,
+            solution: OnceLock::new(),
+        }
+    }
+}
+
+/// Lasker Morris (the Nine Men's Morris board, placing and sliding
+/// interleaved) from the sector tables of `solver lasker generate
+/// --stones K` in `dir`: the largest K whose sectors are all there.
+pub fn lasker(dir: &Path, flying: bool) -> SolvedGame<Nine, LaskerFiles> {
+    let with = |k: u8| RuleSet {
+        flying,
+        ..RuleSet::lasker(k)
+    };
+    let tables = |k: u8| {
+        let rules = with(k);
+        let set = lasker::files::directory::<Nine>(dir, rules);
+        lasker::sector::sectors::<Nine>(k)
+            .into_iter()
+            .all(|s| set.exists(s))
+    };
+    let stones = detect((3..=10).rev(), tables);
+    let flag = if flying { "" } else { " --no-flying" };
+    SolvedGame {
+        id: "lasker",
+        title: "Lasker Morris",
+        dir: dir.to_owned(),
+        found: stones.is_some(),
+        rules: RulesLayer {
+            rules: with(stones.unwrap_or(10)),
+            largest: with(10),
+            command: format!(
+                "solver lasker generate --stones {}{flag}",
+                stones.map_or(4, |k| k + 1).min(10)
+            ),
+            _board: std::marker::PhantomData,
+        },
+        load: lasker::files::load,
+        stats: report::lasker_stats_json::<Nine>,
+        solution: OnceLock::new(),
+    }
+}
+
+/// Six Men's Morris (16 points, 6 stones, flying) from the tables of
+/// `solver six generate` in `dir`.
+pub fn six(dir: &Path) -> SolvedGame<Six, Solution<Six>> {
+    SolvedGame::open("six", "Six Men's Morris", dir, true)
+}
+
+impl<B: Board, S: Values<B> + Send + Sync> MillGame for SolvedGame<B, S> {
+    fn id(&self) -> &'static str {
+        self.id
+    }
+
+    fn title(&self) -> &'static str {
+        self.title
+    }
+
+    fn rules(&self) -> RuleSet {
+        self.rules.rules
+    }
+
+    fn start(&self) -> String {
+        format_position::<B>(&Position::start(self.rules.rules))
+    }
+
+    fn reading(&self) -> Vec<&'static str> {
+        self.rules.reading()
+    }
+
+    fn show(&self, position: &str) -> Result<Json, GameError> {
+        self.rules.show(position)
+    }
+
+    fn analyse(&self, position: &str) -> Result<Json, GameError> {
+        Ok(self.analysis(position)?.to_json())
+    }
+
+    fn best(&self, position: &str) -> Result<Json, GameError> {
+        let a = self.analysis(position)?;
+        Ok(best_json::<B>(&a.position, a.best()))
+    }
+
+    fn best_by(&self, position: &str, policy: &Policy, seed: u64) -> Result<Json, GameError> {
+        // The analysis checks the position and that its tables are there.
+        let a = self.analysis(position)?;
+        let best = if *policy == Policy::Fast {
+            a.best()
+        } else {
+            let game = Family::<B, S>::new(self.solution()?, self.rules.rules_of(&a.position));
+            policy
+                .pick(&game, &a.position, &[], &mut seeded(seed))
+                .map_err(|e| GameError::Other(e.to_string()))?
+                .map(|c| MoveValue::new(c.mv, c.value, c.has_distance))
+        };
+        let mut answer = best_json::<B>(&a.position, best);
+        answer["policy"] = policy.to_string().into();
+        Ok(answer)
+    }
+
+    fn stats(&self) -> Result<Json, GameError> {
+        if !self.found {
+            return Err(self.no_tables());
+        }
+        (self.stats)(&self.dir, self.rules.rules).map_err(|e| files_error(&e, &self.rules.command))
+    }
+
+    fn svg(&self, position: &str) -> Result<String, GameError> {
+        self.rules.svg(position)
+    }
+
+    fn play(&self, position: &str, mv: &str) -> Result<String, GameError> {
+        self.rules.play(position, mv)
+    }
+}
+
+/// Morabaraba (24 points with diagonals, 12 stones, a full board draws)
+/// from the moving-phase tables of `solver morabaraba generate
+/// --max-stones N` in `dir`: the N-stone game for the largest N whose
+/// subspaces are all there, placement positions by the placement search
+/// over them (as `solver morabaraba start`).
+pub struct SearchedGame {
+    dir: PathBuf,
+    files_rules: RuleSet,
+    stones: Option<u8>,
+    rules: RulesLayer<Morabaraba>,
+    options: SearchOptions,
+    tables: OnceLock<Result<SearchedTables<Morabaraba, Symmetric>, GameError>>,
+}
+
+/// Morabaraba from `dir`, placement searches sized by `options` (its
+/// outcomes are loaded on first use: 2 bits a slot, 4.3 GB for the
+/// 12-stone game).
+pub fn morabaraba(dir: &Path, options: SearchOptions) -> SearchedGame {
+    let files_rules = RuleSet::new(12, true);
+    let set = files::directory::<Morabaraba, Symmetric>(dir, files_rules);
+    let tables = |n: u8| {
+        morabaraba::moving::subspaces(n)
+            .into_iter()
+            .all(|s: Subspace| set.exists(TableId::Moving(s)))
+    };
+    let stones = detect((3..=12).rev(), tables);
+    SearchedGame {
+        dir: dir.to_owned(),
+        files_rules,
+        stones,
+        rules: RulesLayer {
+            rules: RuleSet {
+                stones: stones.unwrap_or(12),
+                ..files_rules
+            },
+            largest: files_rules,
+            command: format!(
+                "solver morabaraba generate --max-stones {}",
+                stones.map_or(4, |n| n + 1).min(12)
+            ),
+            _board: std::marker::PhantomData,
+        },
+        options,
+        tables: OnceLock::new(),
+    }
+}
+
+impl SearchedGame {
+    fn tables(&self) -> Result<&SearchedTables<Morabaraba, Symmetric>, GameError> {
+        let Some(stones) = self.stones else {
+            return Err(GameError::NoTables {
+                title: "Morabaraba".into(),
+                command: self.rules.command.clone(),
+            });
+        };
+        self.tables
+            .get_or_init(|| {
+                SearchedTables::open(&self.dir, self.files_rules, stones)
+                    .map_err(|e| analysis_error(&e.into(), &self.rules.command))
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+}
+
+impl MillGame for SearchedGame {
+    fn id(&self) -> &'static str {
+        "morabaraba"
+    }
+
+    fn title(&self) -> &'static str {
+        "Morabaraba"
+    }
+
+    fn rules(&self) -> RuleSet {
+        self.rules.rules
+    }
+
+    fn start(&self) -> String {
+        format_position::<Morabaraba>(&Position::start(self.rules.rules))
+    }
+
+    fn reading(&self) -> Vec<&'static str> {
+        self.rules.reading()
+    }
+
+    fn show(&self, position: &str) -> Result<Json, GameError> {
+        self.rules.show(position)
+    }
+
+    fn analyse(&self, position: &str) -> Result<Json, GameError> {
+        let pos = self.rules.parse(position)?;
+        let tables = self.tables()?;
+        let a = tables
+            .analyse(&pos, self.options)
+            .map_err(|e| analysis_error(&e, &self.rules.command))?;
+        Ok(a.to_json())
+    }
+
+    fn best(&self, position: &str) -> Result<Json, GameError> {
+        let pos = self.rules.parse(position)?;
+        let tables = self.tables()?;
+        let best = tables
+            .best(&pos, self.options)
+            .map_err(|e| analysis_error(&e, &self.rules.command))?;
+        Ok(best_json::<Morabaraba>(&pos, best))
+    }
+
+    fn stats(&self) -> Result<Json, GameError> {
+        let Some(max) = self.stones else {
+            return Err(GameError::NoTables {
+                title: "Morabaraba".into(),
+                command: self.rules.command.clone(),
+            });
+        };
+        let rows = morabaraba::moving::stats::<Morabaraba>(&self.dir, self.files_rules, max)
+            .map_err(|e| match e {
+                morabaraba::moving::TablesError::Files(f) => files_error(&f, &self.rules.command),
+                other => GameError::Damaged(other.to_string()),
+            })?;
+        Ok(report::moving_stats_json(
+            "morabaraba",
+            &rows,
+            self.files_rules,
+            max,
+        ))
+    }
+
+    fn svg(&self, position: &str) -> Result<String, GameError> {
+        self.rules.svg(position)
+    }
+
+    fn play(&self, position: &str, mv: &str) -> Result<String, GameError> {
+        self.rules.play(position, mv)
+    }
+}
+
+/// Nine Men's Morris under one rule set through the same interface as the
+/// other boards (the Python module's `Game("nine")`): the tables of `dir`
+/// ([`Tablebases`], each kept as two-bit outcomes once used) and, in
+/// placement, the placement tables or the placement search ([`Analyst`];
+/// one search per question, its table sized by the plies of placement
+/// left). The web server serves Nine with its own worker, which keeps one
+/// search's table between questions.
+pub struct NineGame {
+    dir: PathBuf,
+    tables: Result<Tablebases, GameError>,
+    rules: crate::rules::variant::RuleSet,
+    options: SearchOptions,
+    command: String,
+}
+
+/// Nine Men's Morris (with flying, or without) from the tables of `dir`.
+pub fn nine(dir: &Path, flying: bool, options: SearchOptions) -> NineGame {
+    let rules = crate::rules::variant::RuleSet::nine(flying);
+    let command = if flying {
+        "solver nine generate".to_string()
+    } else {
+        "solver nine generate --no-flying".to_string()
+    };
+    let tables = Tablebases::open(dir, rules)
+        .map(Tablebases::in_memory_wdl)
+        .map_err(|e| probe_error(&e, &command));
+    NineGame {
+        dir: dir.to_owned(),
+        tables,
+        rules,
+        options,
+        command,
+    }
+}
+
+impl NineGame {
+    fn parse(&self, text: &str) -> Result<Position, GameError> {
+        text.trim()
+            .parse::<Position>()
+            .map_err(|e| GameError::Input(format!("bad position: {e}")))
+    }
+
+    fn analyst(&self) -> Result<Analyst<'_>, GameError> {
+        let tb = self.tables.as_ref().map_err(Clone::clone)?;
+        Ok(Analyst::new(tb, self.options))
+    }
+}
+
+impl MillGame for NineGame {
+    fn id(&self) -> &'static str {
+        if self.rules.flying {
+            "nine"
+        } else {
+            "nine-noflying"
+        }
+    }
+
+    fn title(&self) -> &'static str {
+        if self.rules.flying {
+            "Nine Men's Morris"
+        } else {
+            "Nine Men's Morris without flying"
+        }
+    }
+
+    fn rules(&self) -> RuleSet {
+        self.rules
+    }
+
+    fn start(&self) -> String {
+        Position::start(self.rules()).to_string()
+    }
+
+    fn reading(&self) -> Vec<&'static str> {
+        crate::rules::geometry::NINE_READING.to_vec()
+    }
+
+    fn show(&self, position: &str) -> Result<Json, GameError> {
+        Ok(crate::games::nine::report::show_json(
+            &self.parse(position)?,
+            self.rules,
+        ))
+    }
+
+    fn analyse(&self, position: &str) -> Result<Json, GameError> {
+        let pos = self.parse(position)?;
+        let a = self
+            .analyst()?
+            .analyse(&pos)
+            .map_err(|e| analysis_error(&e, &self.command))?;
+        Ok(a.to_json())
+    }
+
+    fn best(&self, position: &str) -> Result<Json, GameError> {
+        let pos = self.parse(position)?;
+        let best = self
+            .analyst()?
+            .best(&pos)
+            .map_err(|e| analysis_error(&e, &self.command))?;
+        Ok(best_json::<Nine>(&pos, best))
+    }
+
+    fn stats(&self) -> Result<Json, GameError> {
+        self.tables.as_ref().map_err(Clone::clone)?;
+        let tables = crate::games::nine::files::scan_all(&self.dir, self.rules)
+            .map_err(|e| probe_error(&ProbeError::Table(e), &self.command))?;
+        Ok(crate::games::nine::report::stats_json(&tables, self.rules))
+    }
+
+    fn svg(&self, position: &str) -> Result<String, GameError> {
+        Ok(crate::rules::svg::nine_svg(&self.parse(position)?))
+    }
+
+    fn play(&self, position: &str, mv: &str) -> Result<String, GameError> {
+        let pos = self.parse(position)?;
+        let m = parse_move::<Nine>(&pos, self.rules, mv)
+            .map_err(|e| GameError::Input(format!("move `{}`: {e}", mv.trim())))?;
+        Ok(pos.apply(m).to_string())
+    }
+}
+
+/// The names [`open`] knows.
+pub const GAMES: [&str; 5] = ["nine", "nine-noflying", "six", "lasker", "morabaraba"];
+
+/// The game named `id` (one of [`GAMES`]; Lasker Morris with flying) with
+/// its tables in `dir`, placement searches sized by `options`; `None` for
+/// another name.
+pub fn open(id: &str, dir: &Path, options: SearchOptions) -> Option<Box<dyn MillGame>> {
+    Some(match id {
+        "nine" => Box::new(nine(dir, true, options)),
+        "nine-noflying" => Box::new(nine(dir, false, options)),
+        "six" => Box::new(six(dir)),
+        "lasker" => Box::new(lasker(dir, true)),
+        "morabaraba" => Box::new(morabaraba(dir, options)),
+        _ => return None,
+    })
+}

@@ -1,0 +1,64 @@
+//! The JSON documents about Three Men's Morris that `solver three --json`
+//! prints and the web API answers: one producer of each shape.
+
+use crate::games::three::solve::{Counts, Solution};
+use crate::games::three::Position;
+use serde_json::{json, Value as Json};
+
+/// `solver three probe --json` and `GET /api/three/probe`: `position`,
+/// `to_move`, `value`, `plies`, `finished` and every legal move, best first
+/// (`move`, `value`, `plies`).
+pub fn probe_json(sol: &Solution, pos: &Position) -> Json {
+    let value = sol.value(pos);
+    let moves: Vec<Json> = sol
+        .moves(pos)
+        .iter()
+        .map(|(m, v)| json!({"move": m.to_string(), "value": v.outcome().as_str(), "plies": v.distance()}))
+        .collect();
+    json!({
+        "position": pos.to_string(),
+        "to_move": pos.to_move.name(),
+        "value": value.outcome().as_str(),
+        "plies": value.distance(),
+        "finished": pos.finished(),
+        "moves": moves,
+    })
+}
+
+fn counts_json(c: &Counts) -> Json {
+    json!({"positions": c.positions, "wins": c.wins, "losses": c.losses, "draws": c.draws})
+}
+
+/// `solver three solve --json` and `GET /api/three/stats`: the value of the
+/// empty board and of each first move, totals of reachable positions and
+/// classes by value; `solve_ms` is the time the solve took.
+pub fn solve_json(sol: &Solution, solve_ms: f64) -> Json {
+    let start = Position::start();
+    let value = sol.value(&start);
+    let mut first = sol.moves(&start);
+    first.sort_by_key(|&(m, _)| m.to);
+    let totals = sol.reachable();
+    let moves: serde_json::Map<String, Json> = first
+        .iter()
+        .map(|(m, v)| (m.to_string(), json!(v.outcome().as_str())))
+        .collect();
+    let plies: serde_json::Map<String, Json> = first
+        .iter()
+        .map(|(m, v)| (m.to_string(), json!(v.distance())))
+        .collect();
+    let p = &totals.positions;
+    json!({
+        "value": value.outcome().as_str(),
+        "plies": value.distance(),
+        "first_moves": moves,
+        "first_move_plies": plies,
+        "positions": p.positions,
+        "wins": p.wins,
+        "losses": p.losses,
+        "draws": p.draws,
+        "classes": counts_json(&totals.classes),
+        "indexed_classes": sol.classes().len(),
+        "levels": sol.levels(),
+        "solve_ms": solve_ms,
+    })
+}

@@ -1,0 +1,10 @@
+//! Probing solved mill games: the full answer about one position
+//! ([`analysis`]: value, distance, every move's value, tables else the
+//! placement search), Nine Men's Morris's mapped tables ([`nine`]), the
+//! values of every other board's tables ([`values`]) and values under a
+//! ply limit ([`horizon`]).
+
+pub mod analysis;
+pub mod horizon;
+pub mod nine;
+pub mod values;
