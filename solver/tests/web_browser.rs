@@ -374,7 +374,7 @@ fn api_rows(addr: SocketAddr, game: &str, position: &str) -> Result<Json> {
 async fn record(client: &Client) -> Result<Json> {
     eval(
         client,
-        "[...document.querySelectorAll('#m-record li')].map(li => li.textContent)",
+        "[...document.querySelectorAll('#m-record .ply')].map(li => li.textContent)",
     )
     .await
 }
@@ -498,13 +498,13 @@ async fn landing_with_partial_tables(
     click_point(client, "d2").await?;
     wait(
         client,
-        "document.querySelectorAll('#m-record li').length === 2",
+        "document.querySelectorAll('#m-record .ply').length === 2",
     )
     .await?;
     click_point(client, "b4").await?;
     wait(
         client,
-        "document.querySelectorAll('#m-record li').length === 3",
+        "document.querySelectorAll('#m-record .ply').length === 3",
     )
     .await?;
     Ok(())
@@ -540,7 +540,7 @@ async fn morabaraba_removal(client: &Client, addr: SocketAddr, base: &str) -> Re
         wait(
             client,
             &format!(
-                "document.querySelectorAll('#m-record li').length === {i} && {ROWS}.length > 0"
+                "document.querySelectorAll('#m-record .ply').length === {i} && {ROWS}.length > 0"
             ),
         )
         .await?;
@@ -548,7 +548,7 @@ async fn morabaraba_removal(client: &Client, addr: SocketAddr, base: &str) -> Re
     }
     wait(
         client,
-        &format!("document.querySelectorAll('#m-record li').length === 4 && {ROWS}.length > 0"),
+        &format!("document.querySelectorAll('#m-record .ply').length === 4 && {ROWS}.length > 0"),
     )
     .await?;
     click_point(client, "c5").await?;
@@ -613,7 +613,7 @@ async fn six_kept(client: &Client, addr: SocketAddr, base: &str) -> Result<()> {
     wait(
         client,
         &format!(
-            "document.getElementById('m-text').value === {} && document.querySelectorAll('#m-record li').length === 0 && {ROWS}.length > 0",
+            "document.getElementById('m-text').value === {} && document.querySelectorAll('#m-record .ply').length === 0 && {ROWS}.length > 0",
             json!(start)
         ),
     )
@@ -630,7 +630,7 @@ async fn six_kept(client: &Client, addr: SocketAddr, base: &str) -> Result<()> {
         wait(
             client,
             &format!(
-                "document.querySelectorAll('#m-record li').length === {} && {ROWS}.length > 0",
+                "document.querySelectorAll('#m-record .ply').length === {} && {ROWS}.length > 0",
                 i + 1
             ),
         )
@@ -660,8 +660,8 @@ async fn six_kept(client: &Client, addr: SocketAddr, base: &str) -> Result<()> {
         format!(
             "document.getElementById('m-text').value === {} && \
              decodeURIComponent(location.hash) === {} && \
-             document.querySelectorAll('#m-record li').length === 3 && \
-             [...document.querySelectorAll('#m-record li')].findIndex(li => li.className === 'current') === {}",
+             document.querySelectorAll('#m-record .ply').length === 3 && \
+             [...document.querySelectorAll('#m-record .ply')].findIndex(li => li.classList.contains('current')) === {}",
             json!(positions[ply]),
             json!(format!("#six/{}", positions[ply])),
             ply as i64 - 1
@@ -727,7 +727,7 @@ async fn six_kept(client: &Client, addr: SocketAddr, base: &str) -> Result<()> {
     wait(
         client,
         &format!(
-            "document.getElementById('m-text').value === {} && document.querySelectorAll('#m-record li').length === 0 && {ROWS}.length > 0 && {ROWS}.every(tr => tr.dataset.value)",
+            "document.getElementById('m-text').value === {} && document.querySelectorAll('#m-record .ply').length === 0 && {ROWS}.length > 0 && {ROWS}.every(tr => tr.dataset.value)",
             json!(positions[3])
         ),
     )
@@ -963,7 +963,7 @@ async fn phone(client: &Client, base: &str, shots: &std::path::Path) -> Result<(
     click_id(client, "t-import-go").await?;
     wait(
         client,
-        "document.querySelectorAll('#t-record li').length === 12",
+        "document.querySelectorAll('#t-record .ply').length === 12",
     )
     .await?;
     select(client, "t-review-time", "0.02").await?;
@@ -1089,8 +1089,9 @@ async fn nine_values(
         ),
     )
     .await?;
+    // Numbered as the export numbers it: moves in pairs.
     let record = eval(client, "document.getElementById('m-record').textContent").await?;
-    if record != json!("c4-d7xa4") {
+    if record != json!("1. c4-d7xa4") {
         return Err(format!("record {record}"));
     }
     // The URL holds the position, so a link reproduces it.
@@ -1176,7 +1177,7 @@ async fn three_game(
     // value), Black's the perfect player's, and the game over at the end.
     let record = eval(
         client,
-        "[...document.querySelectorAll('#m-record li')].map(li => li.textContent)",
+        "[...document.querySelectorAll('#m-record .ply')].map(li => li.textContent)",
     )
     .await?;
     let moves: Vec<&str> = record
@@ -1244,7 +1245,7 @@ async fn toguz_game(client: &Client, base: &str, shots: &std::path::Path) -> Res
             "document.getElementById('t-status').textContent === 'White to move'",
         )
         .await?;
-        let before = eval(client, "document.querySelectorAll('#t-record li').length").await?;
+        let before = eval(client, "document.querySelectorAll('#t-record .ply').length").await?;
         client
             .find(Locator::Css(&format!(
                 "#t-board g.hole.legal[data-side='white'][data-hole='{hole}']"
@@ -1257,7 +1258,7 @@ async fn toguz_game(client: &Client, base: &str, shots: &std::path::Path) -> Res
         let want = before.as_u64().unwrap_or(0) + 2;
         wait(
             client,
-            &format!("document.querySelectorAll('#t-record li').length === {want}"),
+            &format!("document.querySelectorAll('#t-record .ply').length === {want}"),
         )
         .await?;
     }
@@ -1398,12 +1399,12 @@ async fn nine_game(
             .or(rows.last())
             .ok_or("no move shown")?
             .to_string();
-        let before = eval(client, "document.querySelectorAll('#m-record li').length").await?;
+        let before = eval(client, "document.querySelectorAll('#m-record .ply').length").await?;
         click_move(client, &mv).await?;
         wait(
             client,
             &format!(
-                "document.querySelectorAll('#m-record li').length > {before} && \
+                "document.querySelectorAll('#m-record .ply').length > {before} && \
                  (document.getElementById('m-status').dataset.over === '1' || \
                   document.getElementById('m-status').dataset.toMove === 'white') && \
                  document.getElementById('m-hint').textContent.indexOf('thinking') < 0"
@@ -1424,7 +1425,7 @@ async fn nine_game(
     }
     let record = eval(
         client,
-        "[...document.querySelectorAll('#m-record li')].map(li => li.textContent)",
+        "[...document.querySelectorAll('#m-record .ply')].map(li => li.textContent)",
     )
     .await?;
     let moves: Vec<String> = record
@@ -1478,11 +1479,42 @@ async fn nine_game(
     if !exported.contains(&format!("[Position \"{start}\"]")) || !exported.contains(&moves[4]) {
         return Err(format!("exported: {exported}"));
     }
+    // One numbering: the page's record lists the moves in the export's
+    // numbered pairs (`1. a b`, `2. c d`, …), an item a pair.
+    let page = eval(
+        client,
+        "[...document.querySelectorAll('#m-record li')].map(li => li.textContent.trim().split(/\\s+/).join(' '))",
+    )
+    .await?;
+    let page: Vec<&str> = page
+        .as_array()
+        .ok_or("no record")?
+        .iter()
+        .filter_map(|l| l.as_str())
+        .collect();
+    let pairs: Vec<String> = moves
+        .chunks(2)
+        .enumerate()
+        .map(|(i, p)| format!("{}. {}", i + 1, p.join(" ")))
+        .collect();
+    let body = exported
+        .lines()
+        .filter(|l| !l.starts_with('['))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let body = body.split_whitespace().collect::<Vec<_>>().join(" ");
+    if page != pairs || body != pairs.join(" ") {
+        return Err(format!(
+            "the page numbers the record {page:?}, the export {body:?}, in pairs {pairs:?}"
+        ));
+    }
     let last = pos.to_string();
     click_id(client, "m-new").await?;
     wait(
         client,
-        &format!("{ROWS}.length === 24 && document.querySelectorAll('#m-record li').length === 0"),
+        &format!(
+            "{ROWS}.length === 24 && document.querySelectorAll('#m-record .ply').length === 0"
+        ),
     )
     .await?;
     click_id(client, "m-import").await?;
@@ -1491,7 +1523,7 @@ async fn nine_game(
     wait(
         client,
         &format!(
-            "document.getElementById('m-text').value === {} && document.querySelectorAll('#m-record li').length === {}",
+            "document.getElementById('m-text').value === {} && document.querySelectorAll('#m-record .ply').length === {}",
             json!(last),
             moves.len()
         ),
@@ -1499,7 +1531,7 @@ async fn nine_game(
     .await?;
     let fifth = nine_after(start, &moves[..5]);
     client
-        .find(Locator::Css("#m-record li:nth-child(5)"))
+        .find(Locator::Css("#m-record .ply[data-ply='4']"))
         .await
         .map_err(|e| e.to_string())?
         .click()
@@ -1587,6 +1619,15 @@ async fn repetition(client: &Client, addr: SocketAddr, base: &str) -> Result<()>
         if plies > 30 {
             return Err(format!("no repetition ends the game: {seen:?}"));
         }
+    }
+    // A game from a position with Black to move: its first pair is `1... m`.
+    let first = eval(
+        client,
+        "document.querySelector('#m-record li').textContent.trim().split(/\\s+/)",
+    )
+    .await?;
+    if first.get(0) != Some(&json!("1...")) || first.as_array().map(|a| a.len()) != Some(2) {
+        return Err(format!("the record's first item, Black to move: {first}"));
     }
     let status = text(client, "m-status").await?;
     if !status.contains("a draw by threefold repetition") {
@@ -1680,14 +1721,14 @@ async fn toguz_review(
     wait(
         client,
         &format!(
-            "document.getElementById('t-text').value === {} && document.querySelectorAll('#t-record li').length === 12",
+            "document.getElementById('t-text').value === {} && document.querySelectorAll('#t-record .ply').length === 12",
             json!(end)
         ),
     )
     .await?;
     let shown = eval(
         client,
-        "[...document.querySelectorAll('#t-record li')].map(li => li.textContent)",
+        "[...document.querySelectorAll('#t-record .ply')].map(li => li.textContent)",
     )
     .await?;
     if shown != json!(game.moves) {
@@ -1703,7 +1744,7 @@ async fn toguz_review(
     )
     .json();
     client
-        .find(Locator::Css("#t-record li:nth-child(4)"))
+        .find(Locator::Css("#t-record .ply[data-ply='3']"))
         .await
         .map_err(|e| e.to_string())?
         .click()

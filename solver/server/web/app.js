@@ -137,21 +137,80 @@ function readRecord(text) {
   return { tags, moves, result };
 }
 
-/** Moves numbered in pairs (`1. a b 2. c d`), about 72 characters a line. */
-function numbered(moves) {
+/** Moves numbered in pairs (`1. a b 2. c d`; from a position with Black
+ * to move `1... b 2. c d`), about 72 characters a line: the page's record
+ * numbers them the same way (`pairs`). */
+function numbered(moves, blackFirst) {
   const lines = [];
   let line = "";
-  moves.forEach((m, i) => {
-    const word = i % 2 === 0 ? `${i / 2 + 1}. ${m}` : m;
-    if (line && line.length + word.length + 1 > 72) {
-      lines.push(line);
-      line = word;
-    } else {
-      line = line ? `${line} ${word}` : word;
-    }
-  });
+  for (const pair of pairs(moves, blackFirst)) {
+    pair.plies.forEach((ply, k) => {
+      const word = k === 0 ? `${pair.number}${pair.black ? "..." : "."} ${ply.move}` : ply.move;
+      if (line && line.length + word.length + 1 > 72) {
+        lines.push(line);
+        line = word;
+      } else {
+        line = line ? `${line} ${word}` : word;
+      }
+    });
+  }
   if (line) lines.push(line);
   return lines.join("\n");
+}
+
+/** The moves as numbered pairs: `{number, black, plies: [{move, ply}]}`
+ * (`ply` the index in `moves`; `black`: the pair starts with Black's move,
+ * the first of a game that starts with Black to move). */
+function pairs(moves, blackFirst) {
+  const out = [];
+  moves.forEach((move, ply) => {
+    const k = ply + (blackFirst ? 1 : 0);
+    if (k % 2 === 0 || out.length === 0) {
+      out.push({ number: Math.floor(k / 2) + 1, black: k % 2 === 1, plies: [] });
+    }
+    out[out.length - 1].plies.push({ move, ply });
+  });
+  return out;
+}
+
+/** A game record into the list `ol`, numbered as the export numbers it:
+ * an item per move pair (`1. d6 d2`), each move a keyboard stop (class
+ * `ply`, `data-ply` its index) that `go(ply)` goes to the position after;
+ * the move leading to the position shown (`index`) marked `current`. */
+function renderRecord(ol, moves, index, blackFirst, go) {
+  ol.innerHTML = "";
+  for (const pair of pairs(moves, blackFirst)) {
+    const li = document.createElement("li");
+    const num = document.createElement("span");
+    num.className = "num";
+    num.textContent = `${pair.number}${pair.black ? "..." : "."}`;
+    li.appendChild(num);
+    for (const { move, ply } of pair.plies) {
+      li.appendChild(document.createTextNode(" "));
+      const span = document.createElement("span");
+      span.className = ply === index - 1 ? "ply current" : "ply";
+      span.dataset.ply = String(ply);
+      span.textContent = move;
+      span.tabIndex = 0;
+      const who = (ply + (blackFirst ? 1 : 0)) % 2 === 0 ? "White" : "Black";
+      span.setAttribute("aria-label", `go to the position after move ${pair.number}, ${who}'s ${move}`);
+      span.addEventListener("click", () => go(ply + 1));
+      span.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" || e.key === " ") {
+          e.preventDefault();
+          go(ply + 1);
+        }
+      });
+      li.appendChild(span);
+    }
+    ol.appendChild(li);
+  }
+}
+
+/** Does a position text have Black to move (a mill game's ` b `, a Toguz
+ * position's ` b `)? */
+function blackToMove(position) {
+  return (position || "").trim().split(/\s+/)[1] === "b";
 }
 
 /** Show the record box of a panel with `text` in it (selected, for copying). */
@@ -382,6 +441,22 @@ const NineStones = {
     return c >= 3 ? c : 9;
   },
 
+  /** The stone count of the game `position` belongs to (at least): its
+   * larger side's stones on the board and in hand (3..9), or null for a
+   * text that is not a position. */
+  size(position) {
+    const [board, , w, b] = (position || "").trim().split(/\s+/);
+    if (!board || board.length !== 24 || !/^\d+$/.test(w) || !/^\d+$/.test(b)) return null;
+    const on = (c) => board.split("").filter((x) => x === c).length;
+    return Math.min(9, Math.max(3, on("W") + Number(w), on("B") + Number(b)));
+  },
+
+  /** The stone count of the game shown on `game`'s board (of its start),
+   * else the count a new game takes. */
+  shown(game) {
+    return (Morris.shown && Morris.game === game && this.size(Morris.history[0])) || this.chosen(game);
+  },
+
   /** Choose `k` stones a side: a new game of that size. */
   choose(game, k) {
     try {
@@ -390,7 +465,7 @@ const NineStones = {
       // Without storage the choice lasts until the page is left.
     }
     const mode = Morris.mode();
-    Morris.start(game, Morris.landing(game));
+    Morris.start(game, `........................ w ${k} ${k}`);
     $("m-mode").value = mode;
     Morris.load(true);
   },
@@ -410,7 +485,8 @@ const NineStones = {
       o.textContent = `${k} stones${k === 9 ? " (the full game)" : ""}${k <= c ? ": every value" : ""}`;
       select.appendChild(o);
     }
-    select.value = String(this.chosen(game));
+    // The game on the board (a link's 3-3 position is of the 3-stone game).
+    select.value = String(this.size(Morris.history[0]) || this.chosen(game));
     const flag = game === "nine-noflying" ? " --no-flying" : "";
     let line;
     if (c >= 9) {
@@ -448,10 +524,10 @@ const Morris = {
   },
 
   /** The start of a new game on `game`'s board: the served game's, on
-   * Nine's boards the stone count chosen. */
+   * Nine's boards the stone count of the game shown (else the one chosen). */
   landing(game) {
     if (game === "nine" || game === "nine-noflying") {
-      const k = NineStones.chosen(game);
+      const k = NineStones.shown(game);
       return `........................ w ${k} ${k}`;
     }
     return START[game];
@@ -693,7 +769,7 @@ const Morris = {
 
   /** The record as text: the game, the start position, the moves. */
   exportText() {
-    return `[Game "${NAME[this.game]}"]\n[Position "${this.history[0]}"]\n\n${numbered(this.record)}\n`;
+    return `[Game "${NAME[this.game]}"]\n[Position "${this.history[0]}"]\n\n${numbered(this.record, blackToMove(this.history[0]))}\n`;
   },
 
   /** Load a record (our move list, with or without tags and numbers). */
@@ -972,23 +1048,9 @@ const Morris = {
       });
       body.appendChild(tr);
     }
-    const record = $("m-record");
-    record.innerHTML = "";
-    this.record.forEach((text, i) => {
-      const li = document.createElement("li");
-      li.textContent = text;
-      if (i === this.index - 1) li.className = "current";
-      const go = () => { this.index = i + 1; this.load(false); };
-      li.addEventListener("click", go);
-      li.tabIndex = 0;
-      li.setAttribute("aria-label", `go back to after move ${i + 1}, ${text}`);
-      li.addEventListener("keydown", (e) => {
-        if (e.key === "Enter" || e.key === " ") {
-          e.preventDefault();
-          go();
-        }
-      });
-      record.appendChild(li);
+    renderRecord($("m-record"), this.record, this.index, blackToMove(this.history[0]), (ply) => {
+      this.index = ply;
+      this.load(false);
     });
   },
 
@@ -1342,24 +1404,7 @@ const Toguz = {
         `${m.loss.toFixed(2)} stones lost); the engine's move ${m.best_move}. ` +
         `Every hole's value from the review's search (depth ${m.depth}).`;
     }
-    const record = $("t-record");
-    record.innerHTML = "";
-    this.record.forEach((text, i) => {
-      const li = document.createElement("li");
-      li.textContent = text;
-      if (i === this.index - 1) li.className = "current";
-      const go = () => this.goTo(i + 1);
-      li.addEventListener("click", go);
-      li.tabIndex = 0;
-      li.setAttribute("aria-label", `go to the position after move ${i + 1}, ${text}`);
-      li.addEventListener("keydown", (e) => {
-        if (e.key === "Enter" || e.key === " ") {
-          e.preventDefault();
-          go();
-        }
-      });
-      record.appendChild(li);
-    });
+    renderRecord($("t-record"), this.record, this.index, blackToMove(this.history[0]), (ply) => this.goTo(ply));
     this.renderReview();
   },
 
@@ -1408,7 +1453,7 @@ const Toguz = {
     if (this.tags.Date) tags.splice(1, 0, ["Date", this.tags.Date]);
     if (this.history[0] !== START.toguz) tags.push(["Position", this.history[0]]);
     const head = tags.map(([k, v]) => `[${k} "${v}"]`).join("\n");
-    return `${head}\n\n${numbered(this.record)} ${result}\n`;
+    return `${head}\n\n${numbered(this.record, blackToMove(this.history[0]))} ${result}\n`;
   },
 
   /** Load a PlayOK record (or a list of moves or holes). */
