@@ -230,3 +230,79 @@ fn three_duel_cli() {
     let (_, ok) = run_cli(&["three", "duel", "--opponent", "epsilon=2"]);
     assert!(!ok);
 }
+
+/// `solver lasker duel` and `solver morabaraba duel` over the 4-stone
+/// games' tables (written by `generate`): against a perfect opponent
+/// (`epsilon=0`) every game ends in the start's value as `probe` gives it
+/// (a draw on both boards), against an erring one the perfect player never
+/// scores below it; a missing game is a clear error.
+#[test]
+fn lasker_and_morabaraba_duel_cli() {
+    let root = std::env::temp_dir().join(format!("duel-cli-{}", std::process::id()));
+    for (game, generate) in [
+        ("lasker", &["generate", "--quiet"][..]),
+        ("morabaraba", &["generate", "--placement", "--quiet"][..]),
+    ] {
+        let dir = root.join(game);
+        let dir = dir.to_str().unwrap();
+        let table = ["--stones", "4", "--dir", dir];
+        let args: Vec<&str> = [game]
+            .iter()
+            .chain(generate)
+            .chain(&table)
+            .copied()
+            .collect();
+        let (out, ok) = run_cli(&args);
+        assert!(ok, "{game} generate: {out}");
+        let (out, ok) = run_cli(&[&[game, "probe", "--json"][..], &table].concat());
+        assert!(ok, "{game} probe: {out}");
+        let start: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let value = start["value"].as_str().unwrap().to_string();
+        let (w, d, l) = match value.as_str() {
+            "draw" => (0, 1, 0),
+            v if v.starts_with("win") => (1, 0, 0),
+            _ => (0, 0, 1),
+        };
+        let duel = |opponent: &str| -> serde_json::Value {
+            let cmd = [
+                game,
+                "duel",
+                "--games",
+                "40",
+                "--opponent",
+                opponent,
+                "--json",
+            ];
+            let (out, ok) = run_cli(&[&cmd[..], &table].concat());
+            assert!(ok, "{game} duel: {out}");
+            serde_json::from_str(&out).unwrap()
+        };
+        let exact = duel("epsilon=0");
+        for side in ["white", "black"] {
+            let n = |k: &str| exact[side][k].as_u64().unwrap();
+            // The start's value is White's; Black's games score the
+            // policy from the other side.
+            let (w, l) = if side == "white" { (w, l) } else { (l, w) };
+            assert_eq!(
+                (n("wins"), n("draws"), n("losses")),
+                (20 * w, 20 * d, 20 * l),
+                "{game}: {side} against a perfect opponent, start {value}"
+            );
+        }
+        let erring = duel("epsilon=0.3");
+        let floor = if value == "draw" { 0.5 } else { 0.0 };
+        assert!(
+            erring["score"].as_f64().unwrap() >= floor,
+            "{game}: {erring}"
+        );
+        if value == "draw" {
+            assert_eq!(erring["losses"], 0, "{game}: {erring}");
+        }
+        let (out, ok) = run_cli(&[game, "duel", "--stones", "5", "--dir", dir, "--games", "2"]);
+        assert!(
+            !ok,
+            "{game}: a duel of the 5-stone game without its tables: {out}"
+        );
+    }
+    std::fs::remove_dir_all(&root).ok();
+}

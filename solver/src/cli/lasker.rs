@@ -117,6 +117,16 @@ pub enum Command {
         #[command(flatten)]
         tables: TableArgs,
     },
+    /// The perfect player with a move-choice policy against a fallible
+    /// opponent: N games from the start, both colours, in parallel;
+    /// wins, draws, losses and the score with its 95 % interval (needs
+    /// every sector of the game: `generate`).
+    Duel {
+        #[command(flatten)]
+        tables: TableArgs,
+        #[command(flatten)]
+        duel: super::duel::DuelArgs,
+    },
 }
 
 /// Run a `solver lasker` subcommand.
@@ -153,6 +163,12 @@ pub fn run(args: Args) -> CliResult {
         Command::Play { game, tables } => {
             let (rules, sol) = load(&tables)?;
             play_with::<Nine>(&game, rules, &sol)
+        }
+        Command::Duel { tables, duel } => {
+            let (rules, sol) = load(&tables)?;
+            let name = six::game_name("lasker", rules);
+            let game = mill::duel::games::Family::<Nine, _>::new(&sol, rules);
+            super::duel::run(&name, &game, &duel, tables.common.json)
         }
     }
 }

@@ -15,7 +15,7 @@ use clap::Subcommand;
 use mill::games::morabaraba::moving::{self, SubspaceReport};
 use mill::games::report;
 use mill::index::symmetric::{self, Symmetric};
-use mill::probe::values::MovingFiles;
+use mill::probe::values::{MovingFiles, TableFiles};
 use mill::rules::board::Morabaraba;
 use mill::rules::parse_position;
 use mill::rules::position::Position;
@@ -183,6 +183,17 @@ pub enum Command {
         #[command(flatten)]
         game: GameArgs,
     },
+    /// The perfect player with a move-choice policy against a fallible
+    /// opponent: N games from the start of the `--stones N` game, both
+    /// colours, in parallel; wins, draws, losses and the score with its
+    /// 95 % interval (needs the game's placement sectors: `generate
+    /// --placement`).
+    Duel {
+        #[command(flatten)]
+        tables: TableArgs,
+        #[command(flatten)]
+        duel: super::duel::DuelArgs,
+    },
 }
 
 /// Run a `solver morabaraba` subcommand.
@@ -252,7 +263,46 @@ pub fn run(args: Args) -> CliResult {
             stones,
             game,
         } => family_search::play::<Morabaraba, Symmetric>(&files.dir, files.rules(), stones, &game),
+        Command::Duel { tables, duel } => run_duel(&tables, &duel),
     }
+}
+
+/// `solver morabaraba duel`: a match over the stored tables of the
+/// `--stones N` game (moving phase and placement sectors).
+fn run_duel(args: &TableArgs, duel: &super::duel::DuelArgs) -> CliResult {
+    let dir = &args.files.dir;
+    if !dir.is_dir() {
+        return Err(CliError::from(format!(
+            "{}: no such tablebase directory",
+            dir.display()
+        )));
+    }
+    let stones = args.max_stones;
+    let stored = TableFiles::<Morabaraba, Symmetric>::new(dir, args.rules());
+    if !stored.has_placement(stones) {
+        return Err(CliError::from(format!(
+            "{}: the placement sectors of the {stones}-stone game are missing \
+             (solver morabaraba generate --placement --stones {stones}{}{})",
+            dir.display(),
+            if args.files.no_flying {
+                " --no-flying"
+            } else {
+                ""
+            },
+            if args.files.blocked_loses {
+                " --blocked-loses"
+            } else {
+                ""
+            }
+        )));
+    }
+    let rules = RuleSet {
+        stones,
+        ..args.rules()
+    };
+    let name = super::six::game_name("morabaraba", rules);
+    let game = mill::duel::games::Family::<Morabaraba, _>::new(&stored, rules);
+    super::duel::run(&name, &game, duel, args.files.json)
 }
 
 /// A pool of `threads` workers (default: one per core).

@@ -392,15 +392,19 @@ fn load<B: Board>(args: &TableArgs) -> Result<(RuleSet, Solution<B>), CliError> 
     Ok((rules, sol))
 }
 
+/// The name of a game in a match's report: `NAME (K stones, flying on)`.
+pub(crate) fn game_name(name: &str, rules: RuleSet) -> String {
+    format!(
+        "{name} ({} stones, flying {})",
+        rules.stones,
+        if rules.flying { "on" } else { "off" }
+    )
+}
+
 /// `solver <family game> duel` over the game's tables.
 pub(crate) fn run_duel<B: Board>(tables: &TableArgs, args: &super::duel::DuelArgs) -> CliResult {
     let (rules, sol) = load::<B>(tables)?;
-    let name = format!(
-        "{} ({} stones, flying {})",
-        B::NAME,
-        rules.stones,
-        if rules.flying { "on" } else { "off" }
-    );
+    let name = game_name(B::NAME, rules);
     let game = mill::duel::games::Family::<B, _>::new(&sol, rules);
     super::duel::run(&name, &game, args, tables.common.json)
 }
