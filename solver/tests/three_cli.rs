@@ -1,4 +1,4 @@
-//! `solver three solve|probe` end to end: JSON keys and values agree with
+//! `solver three solve|probe|perft|start` end to end: JSON keys and values agree with
 //! the library and the literature; bad input fails with one line.
 
 use mill::games::three::solve::Solution;
@@ -69,4 +69,51 @@ fn bad_input_is_one_line_and_a_failure() {
         assert!(out.is_empty());
         assert_eq!(err.lines().count(), 1, "{err}");
     }
+}
+
+/// `solver three perft --json` against counting by hand: the first five
+/// plies place stones on empty points (9!/(9−d)! sequences, no line is
+/// possible before White's third stone); at ply 6 the sequences whose
+/// five stones give White a line (8 lines × C(6, 2) Black pairs × 3! × 2!
+/// orders) are finished leaves, every other has Black's 4 placements.
+#[test]
+fn perft_counts_the_placements() {
+    let mut placements = 1u64;
+    for depth in 1..=6u64 {
+        let want = if depth <= 5 {
+            placements *= 10 - depth;
+            placements
+        } else {
+            let lines = 8 * 15 * 6 * 2;
+            lines + (placements - lines) * 4
+        };
+        let (ok, out, err) = run(&["three", "perft", &depth.to_string(), "--json"]);
+        assert!(ok, "{err}");
+        let json: Json = serde_json::from_str(&out).unwrap();
+        assert_eq!(json["leaves"], want, "perft {depth}");
+        let split: u64 = json["moves"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|n| n.as_u64().unwrap())
+            .sum();
+        assert_eq!(split, want, "perft {depth}: the first moves' counts");
+    }
+    let (ok, _, err) = run(&["three", "perft", "2", "WWWB..... w 0 2"]);
+    assert!(!ok && err.lines().count() == 1, "{err}");
+}
+
+/// `solver three start` says what `probe` says of the empty board.
+#[test]
+fn start_is_the_empty_board_probed() {
+    let (ok, start, _) = run(&["three", "start", "--json"]);
+    assert!(ok);
+    let (ok, probe, _) = run(&["three", "probe", "--json"]);
+    assert!(ok);
+    let (start, probe): (Json, Json) = (
+        serde_json::from_str(&start).unwrap(),
+        serde_json::from_str(&probe).unwrap(),
+    );
+    assert_eq!(start, probe);
+    assert_eq!(start["position"], Position::start().to_string());
 }

@@ -43,6 +43,26 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Count the leaves of the game tree to DEPTH plies (a finished game is
+    /// a leaf), with the count below each first move.
+    Perft {
+        /// Depth in plies.
+        depth: u32,
+        /// Position text; the empty board when omitted.
+        position: Vec<String>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The value of the empty board and of every opening move (what
+    /// `probe` says of the empty board).
+    Start {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        policy: super::duel::PolicyArgs,
+    },
     /// The value of a position and of each of its legal moves.
     Probe {
         /// Position text, e.g. "......... w 3 3" (quoted or as separate
@@ -105,6 +125,12 @@ pub fn run(args: Args) -> CliResult {
             svg,
             json,
         } => show(&position, svg.as_deref(), json),
+        Command::Perft {
+            depth,
+            position,
+            json,
+        } => perft(depth, &position, json),
+        Command::Start { json, policy } => probe(&[], "", json, &policy),
         Command::Probe {
             position,
             moves,
@@ -167,6 +193,39 @@ fn solve(json: bool) -> CliResult {
         "Reachable symmetry classes: {} = {} wins + {} draws + {} losses",
         c.positions, c.wins, c.draws, c.losses
     );
+    Ok(())
+}
+
+/// `solver three perft`: the same report as the other boards' `perft`.
+fn perft(depth: u32, words: &[String], json: bool) -> CliResult {
+    let pos = super::parse_position(words, Position::start())?;
+    let started = Instant::now();
+    let split = pos.divide(depth);
+    let total = if split.is_empty() {
+        pos.perft(depth)
+    } else {
+        split.iter().map(|(_, n)| n).sum()
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    if json {
+        let moves: serde_json::Map<String, serde_json::Value> = split
+            .iter()
+            .map(|(m, n)| (m.to_string(), json!(n)))
+            .collect();
+        return print_json(&json!({
+            "position": pos.to_string(),
+            "depth": depth,
+            "leaves": total,
+            "moves": moves,
+            "seconds": seconds,
+        }));
+    }
+    print!("{}", pos.draw());
+    println!("{pos}");
+    for (m, n) in &split {
+        println!("{:<10} {n}", m.to_string());
+    }
+    println!("perft {depth}: {total} leaves ({seconds:.3} s)");
     Ok(())
 }
 

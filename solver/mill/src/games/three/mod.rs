@@ -272,6 +272,31 @@ impl Position {
         next
     }
 
+    /// The leaves of the game tree `depth` plies deep (a finished game is
+    /// a leaf where it ends), as the other boards' `perft` counts them.
+    pub fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let moves = self.legal_moves();
+        if moves.is_empty() {
+            return 1;
+        }
+        moves.iter().map(|&m| self.play(m).perft(depth - 1)).sum()
+    }
+
+    /// [`Position::perft`] split by the first move (empty when the game is
+    /// over or `depth` is 0).
+    pub fn divide(&self, depth: u32) -> Vec<(Move, u64)> {
+        if depth == 0 {
+            return Vec::new();
+        }
+        self.legal_moves()
+            .into_iter()
+            .map(|m| (m, self.play(m).perft(depth - 1)))
+            .collect()
+    }
+
     /// The board as ASCII with coordinates, `W`/`B` stones and `.` empty.
     pub fn draw(&self) -> String {
         let board = Board::get();
