@@ -145,7 +145,7 @@ pub fn start<B: Board, I: Indexing>(
             .collect();
         return print_json(&json!({
             "variant": name, "stones": args.stones, "flying": rules.flying,
-            "position": text, "value": value.as_str(), "source": "search",
+            "position": text, "value": value.as_str(), "dtc": null, "source": "search",
             "nodes": s.nodes, "probes": s.probes, "tt_entries": s.tt_entries,
             "seconds": seconds, "load_seconds": load_seconds, "threads": threads,
             "shuffle": args.shuffle, "moves": list,

@@ -430,7 +430,8 @@ pub fn start(args: StartArgs) -> CliResult {
         let choice = policy_move(&tb, &pos, &[], &args.policy, &mut args.policy.rng())?;
         if args.json {
             let mut doc = json!({
-                "position": pos.to_string(), "value": value.as_str(), "source": "tables",
+                "position": pos.to_string(), "value": value.as_str(), "dtc": null,
+                "source": "tables",
             });
             if let Some(c) = choice {
                 doc["choice"] =
@@ -476,7 +477,7 @@ pub fn start(args: StartArgs) -> CliResult {
     }
     if args.json {
         return print_json(&json!({
-            "position": pos.to_string(), "value": value.as_str(), "nodes": s.nodes,
+            "position": pos.to_string(), "value": value.as_str(), "dtc": null, "nodes": s.nodes,
             "probes": s.probes, "tt_entries": s.tt_entries, "seconds": seconds,
             "threads": threads, "load_seconds": load_seconds, "source": "search",
             "tables": from_tables.map(|t| t.as_str()), "shuffle": args.shuffle,

@@ -5,21 +5,33 @@ use crate::games::three::solve::{Counts, Solution};
 use crate::games::three::Position;
 use serde_json::{json, Value as Json};
 
-/// `solver three probe --json` and `GET /api/three/probe`: `position`,
-/// `to_move`, `value`, `plies`, `finished` and every legal move, best first
-/// (`move`, `value`, `plies`).
+/// `solver three probe --json` and `GET /api/three/probe`: the keys every
+/// board's probe has (`position`, `value`, `dtc`, `source`, every legal
+/// move best first with `move`, `value`, `dtc`; Three Men's Morris has no
+/// removals, so its `dtc` is the distance to the end of the game), and
+/// Three's own `to_move`, `finished` and `plies` (the same as `dtc`, kept
+/// for scripts written before).
 pub fn probe_json(sol: &Solution, pos: &Position) -> Json {
     let value = sol.value(pos);
     let moves: Vec<Json> = sol
         .moves(pos)
         .iter()
-        .map(|(m, v)| json!({"move": m.to_string(), "value": v.outcome().as_str(), "plies": v.distance()}))
+        .map(|(m, v)| {
+            json!({
+                "move": m.to_string(),
+                "value": v.outcome().as_str(),
+                "dtc": v.distance(),
+                "plies": v.distance(),
+            })
+        })
         .collect();
     json!({
         "position": pos.to_string(),
         "to_move": pos.to_move.name(),
         "value": value.outcome().as_str(),
+        "dtc": value.distance(),
         "plies": value.distance(),
+        "source": if pos.finished() { "game-over" } else { "tables" },
         "finished": pos.finished(),
         "moves": moves,
     })
