@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::cli::{run_cli, run_cli_with_input};
+use common::cli::{run_cli, run_cli_stderr, run_cli_with_input};
 use common::oracle::{self, Rules, State};
 use mill::rules;
 use mill::rules::board::{Board, Six};
@@ -266,6 +266,46 @@ fn cli_perft_generate_and_start() {
         assert!(ok, "{out}");
         let opening = out.lines().find(|l| l.starts_with("White plays")).unwrap();
         assert!(opening.ends_with(&format!("({expected})")), "{opening}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn missing_tables_name_the_generate_options() {
+    // A probe over an empty directory fails with one line that names the
+    // command writing exactly the tables it needs: the stone count and the
+    // rule options of the probe, on every family board.
+    let dir = std::env::temp_dir().join(format!("six-missing-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let d = dir.to_str().unwrap();
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["six", "start", "--stones", "5", "--no-flying"],
+            "solver six generate --stones 5 --no-flying",
+        ),
+        (&["six", "start"], "solver six generate)"),
+        (
+            &["lasker", "start", "--stones", "5"],
+            "solver lasker generate --stones 5",
+        ),
+        (
+            &["morabaraba", "start", "--stones", "4"],
+            "solver morabaraba generate --stones 4",
+        ),
+        (
+            &["morabaraba", "probe", "WWW..................BBB w 3 3"],
+            "solver morabaraba generate --stones 6",
+        ),
+    ];
+    for (args, expected) in cases {
+        let mut args = args.to_vec();
+        args.extend(["--dir", d]);
+        let (err, ok) = run_cli_stderr(&args);
+        assert!(!ok, "{args:?}");
+        // One error line (a progress line may come before it).
+        let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error:")).collect();
+        assert_eq!(errors.len(), 1, "{args:?}: {err}");
+        assert!(errors[0].contains(expected), "{args:?}: {err}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

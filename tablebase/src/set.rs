@@ -102,6 +102,21 @@ pub enum SetError {
     },
 }
 
+impl SetError {
+    /// The same error, a missing table's command naming `options` as well
+    /// (" --stones 4": what the caller asked for that the table set alone
+    /// does not know); any other error unchanged.
+    pub fn with_generate_options(self, options: &str) -> SetError {
+        match self {
+            SetError::Missing { path, generator } => SetError::Missing {
+                path,
+                generator: generator + options,
+            },
+            other => other,
+        }
+    }
+}
+
 /// A game's table set in a directory.
 #[derive(Clone, Debug)]
 pub struct Directory<S> {

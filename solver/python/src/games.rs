@@ -3,11 +3,11 @@
 
 use super::args::{int_in, type_name};
 use super::{move_error, position_error, SolverError};
+use mill::games::three::report::probe_json;
 use mill::games::three::solve::Solution;
 use mill::games::three::{parse_move, Position};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use serde_json::json;
 use std::sync::OnceLock;
 use std::time::Duration;
 use toguz::search::{Config, Engine, Limits};
@@ -32,8 +32,9 @@ fn solution() -> PyResult<&'static Solution> {
 /// Three Men's Morris: the value of `position` (its text, the start
 /// position `......... w 3 3` when omitted) after `moves` ("b2 a1 …"), and
 /// every legal move's value — the object of `solver three probe --json`:
-/// `position`, `to_move`, `value`, `plies` (to the end of the game under
-/// perfect play), `finished`, `moves` (each `move`, `value`, `plies`).
+/// `position`, `to_move`, `value`, `dtc` and `plies` (both the distance to
+/// the end of the game under perfect play), `source`, `finished`, `moves`
+/// (each `move`, `value`, `dtc`, `plies`).
 #[pyfunction]
 #[pyo3(signature = (position = None, moves = ""))]
 fn three_probe<'py>(
@@ -52,26 +53,7 @@ fn three_probe<'py>(
             .map_err(|e| move_error(format!("move {} ({text}): {e}", i + 1)))?;
         pos = pos.play(m);
     }
-    let sol = solution()?;
-    let value = sol.value(&pos);
-    let list: Vec<_> = sol
-        .moves(&pos)
-        .iter()
-        .map(|(m, v)| {
-            json!({"move": m.to_string(), "value": v.outcome().as_str(), "plies": v.distance()})
-        })
-        .collect();
-    to_python(
-        py,
-        &json!({
-            "position": pos.to_string(),
-            "to_move": pos.to_move.name(),
-            "value": value.outcome().as_str(),
-            "plies": value.distance(),
-            "finished": pos.finished(),
-            "moves": list,
-        }),
-    )
+    to_python(py, &probe_json(solution()?, &pos))
 }
 
 /// Toguz Kumalak: search `position` (its text, the start position when

@@ -95,12 +95,7 @@ pub fn start<B: Board, I: Indexing>(
             args.stones
         );
     }
-    let tb = MovingOutcomes::<B, I>::load(dir, rules, args.stones, |_| {}).map_err(|e| {
-        format!(
-            "{e} (generate the tables with --max-stones {})",
-            args.stones
-        )
-    })?;
+    let tb = MovingOutcomes::<B, I>::load(dir, rules, args.stones, |_| {})?;
     let load_seconds = loading.elapsed().as_secs_f64();
     if !quiet {
         eprintln!(

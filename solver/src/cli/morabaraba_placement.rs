@@ -189,8 +189,7 @@ pub fn probe(pos: &Position, args: &TableArgs) -> CliResult {
         .max()
         .unwrap_or(3)
         .max(3);
-    let tables = SearchedTables::<Morabaraba, Symmetric>::open(&args.files.dir, rules, stones)
-        .map_err(|e| format!("{e} (generate the tables with --max-stones {stones})"))?;
+    let tables = SearchedTables::<Morabaraba, Symmetric>::open(&args.files.dir, rules, stones)?;
     let a = tables.analyse(pos, SearchOptions::default())?;
     print_analysis(&a, rules, args.files.json, None)?;
     if !args.files.json {

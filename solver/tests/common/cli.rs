@@ -24,3 +24,17 @@ pub fn run_cli_with_input(args: &[&str], input: &str) -> (String, bool) {
         out.status.success(),
     )
 }
+
+/// Run the `solver` binary; stderr and success (for the error line).
+#[allow(dead_code)] // not every test binary checks an error line
+pub fn run_cli_stderr(args: &[&str]) -> (String, bool) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_solver"))
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    (
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.success(),
+    )
+}

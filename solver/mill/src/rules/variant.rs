@@ -49,6 +49,24 @@ impl RuleSet {
         }
     }
 
+    /// The options of `solver <game> generate` that write this rule set's
+    /// tables, for a board whose own game has `own_stones` a side (empty
+    /// for the board's own rules): ` --stones K`, ` --no-flying`,
+    /// ` --blocked-loses`. What a missing table's error tells the user to run.
+    pub fn generate_options(&self, own_stones: u8) -> String {
+        let mut out = String::new();
+        if self.stones != own_stones {
+            out.push_str(&format!(" --stones {}", self.stones));
+        }
+        if !self.flying {
+            out.push_str(" --no-flying");
+        }
+        if self.full_board == FullBoard::BlockedLoses {
+            out.push_str(" --blocked-loses");
+        }
+        out
+    }
+
     /// Nine Men's Morris: nine stones a side, flying at three stones when
     /// `flying` (the standard rules; without it, the variant "without
     /// flying").

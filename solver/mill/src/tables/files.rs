@@ -33,6 +33,17 @@ pub enum FilesError {
     Set(#[from] SetError),
 }
 
+impl FilesError {
+    /// The same error, a missing table's command naming `options` as well
+    /// ([`SetError::with_generate_options`]).
+    pub fn with_generate_options(self, options: &str) -> FilesError {
+        match self {
+            FilesError::Set(e) => FilesError::Set(e.with_generate_options(options)),
+            other => other,
+        }
+    }
+}
+
 /// The table part of labels and file names: `5-4` or `2-3-4-3`.
 fn table_name(id: TableId) -> String {
     match id {
@@ -72,7 +83,11 @@ impl<B: Board, I: Indexing> TableSet for FamilyTables<B, I> {
     type Key = TableId;
 
     fn generator(&self) -> String {
-        format!("solver {} generate", B::NAME)
+        format!(
+            "solver {} generate{}",
+            B::NAME,
+            self.rules.generate_options(B::STONES)
+        )
     }
 
     fn file_name(&self, id: TableId) -> String {

@@ -66,10 +66,17 @@ impl<B: Board, I: Indexing> MovingOutcomes<B, I> {
         mut loaded: impl FnMut(Subspace),
     ) -> Result<MovingOutcomes<B, I>, OutcomesError> {
         let max = stones.min(SIDE as u8 - 1);
+        let game_options = if stones == rules.stones {
+            String::new()
+        } else {
+            format!(" --stones {stones}")
+        };
         let mut tables: Vec<Option<Wdl>> = (0..SIDE * SIDE).map(|_| None).collect();
         let mut bytes = 0;
         for sub in subspaces(max) {
-            let table = files::open_moving::<B, I>(dir, rules, sub)?;
+            // A missing file's command makes every table this game needs.
+            let table = files::open_moving::<B, I>(dir, rules, sub)
+                .map_err(|e| e.with_generate_options(&game_options))?;
             let wdl = Wdl::load(&table)?;
             bytes += wdl.len().div_ceil(4);
             tables[SIDE * sub.us as usize + sub.them as usize] = Some(wdl);

@@ -50,7 +50,10 @@ impl<B: Board> TableSet for LaskerTables<B> {
     type Key = LaskerSector;
 
     fn generator(&self) -> String {
-        "solver lasker generate".into()
+        format!(
+            "solver lasker generate{}",
+            self.rules.generate_options(Variant::Lasker.stones())
+        )
     }
 
     fn file_name(&self, s: LaskerSector) -> String {
