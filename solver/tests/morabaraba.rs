@@ -373,7 +373,16 @@ fn cli_generate_stats_verify_probe() {
     let (out, ok) = run(with(&["stats", "--json"]));
     assert!(ok);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(v["subspaces"].as_array().unwrap().len(), 1);
+    // Every board's statistics: the 3-3 subspace with both longest
+    // distances (the longest loss, like the longest win, from its file).
+    let rows = v["tables"].as_array().unwrap();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(
+        (v["variant"].as_str(), v["stones"].as_u64()),
+        (Some("morabaraba"), Some(3))
+    );
+    assert_eq!(rows[0]["positions"], v["positions"]);
+    assert!(rows[0]["longest_loss"].as_u64().is_some(), "{v}");
     let (_, ok) = run(with(&["verify", "--json"]));
     assert!(ok);
     // White closes the diagonal a7-b6-c5 (d5 to c5) and leaves Black two

@@ -127,7 +127,7 @@ fn four_stone_game_stored_whole() {
     let rules = RuleSet::new(12, true);
     // The moving phase's summary, then the placement phase's.
     let [moving, placement] = four_stone_placement(&["generate", "--quiet"], d);
-    assert_eq!(moving["subspaces"].as_array().unwrap().len(), 4);
+    assert_eq!(moving["tables"].as_array().unwrap().len(), 4);
     let sectors = Sector::all(4);
     assert_eq!(
         placement["sectors"].as_array().unwrap().len(),

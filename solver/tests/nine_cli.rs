@@ -177,16 +177,18 @@ fn stats_rows_equal_the_file_headers() {
     assert!(r.ok, "{}", r.stderr);
     let j = json(&r.stdout);
     assert_eq!(j["rules"], "flying");
-    let rows = j["subspaces"].as_array().unwrap();
+    let rows = j["tables"].as_array().unwrap();
     assert_eq!(rows.len(), 3);
     let keys = [
         "black",
         "bytes",
         "draws",
+        "kind",
+        "longest_loss",
+        "longest_win",
         "losses",
-        "max_loss",
-        "max_win",
         "positions",
+        "table",
         "white",
         "wins",
     ];
@@ -211,8 +213,10 @@ fn stats_rows_equal_the_file_headers() {
         assert_eq!(row["wins"], h.wins);
         assert_eq!(row["losses"], h.losses);
         assert_eq!(row["draws"], h.draws);
-        assert_eq!(row["max_win"], h.max_win);
-        assert_eq!(row["max_loss"], h.max_loss);
+        assert_eq!(row["kind"], "moving");
+        assert_eq!(row["table"], h.label);
+        assert_eq!(row["longest_win"], h.max_win);
+        assert_eq!(row["longest_loss"], h.max_loss);
         assert_eq!(row["bytes"], table.bytes());
         let file_len = std::fs::metadata(table.path()).unwrap().len();
         assert_eq!(row["bytes"], file_len);
@@ -231,15 +235,17 @@ fn stats_rows_equal_the_file_headers() {
         .unwrap();
     let counts = ["wins", "losses", "draws"].map(|k| row33[k].as_u64().unwrap());
     assert_eq!(counts, [140_621, 28_736, 269]);
-    assert_eq!(row33["max_loss"], 26);
+    assert_eq!(row33["longest_loss"], 26);
     assert_eq!(row33["positions"], 140_621 + 28_736 + 269);
-    let t = &j["totals"];
-    assert_eq!(t["subspaces"], 3);
+    assert_eq!(j["by_kind"]["moving"]["tables"], 3);
+    // The largest game a table belongs to: 4-3 is of the 4-stone game.
+    assert_eq!(j["stones"], 4);
     for (s, k) in sums
         .iter()
         .zip(["positions", "wins", "losses", "draws", "bytes"])
     {
-        assert_eq!(t[k], *s, "total {k}");
+        assert_eq!(j[k], *s, "total {k}");
+        assert_eq!(j["by_kind"]["moving"][k], *s, "total {k}");
     }
     // The table form has a row per subspace and a total.
     let r = run(&["nine", "stats", "--dir", dir.arg()]);
@@ -335,7 +341,7 @@ fn stats_and_verify_refuse_an_empty_directory() {
     std::fs::write(dir.path().join(name), bytes).unwrap();
     let r = run(&["nine", "stats", "--dir", dir.arg(), "--json"]);
     assert!(r.ok, "{}", r.stderr);
-    assert_eq!(json(&r.stdout)["subspaces"].as_array().unwrap().len(), 1);
+    assert_eq!(json(&r.stdout)["tables"].as_array().unwrap().len(), 1);
     assert_error(
         &run(&["nine", "verify", "--dir", dir.arg(), "--quiet"]),
         &["4-3", "missing"],
@@ -1001,15 +1007,22 @@ fn the_whole_three_stone_game_from_the_command_line() {
     assert!(r.ok, "{}", r.stderr);
     // Only 3-3 of the moving phase, and the sectors of the 3-stone game.
     let j = json(&run(&["nine", "stats", "--dir", dir.arg(), "--json"]).stdout);
-    assert_eq!(j["subspaces"].as_array().unwrap().len(), 1);
-    let sectors = j["sectors"].as_array().unwrap();
+    let tables = j["tables"].as_array().unwrap();
+    let of_kind = |kind: &str| {
+        tables
+            .iter()
+            .filter(|r| r["kind"] == kind)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(of_kind("moving").len(), 1);
+    let sectors = of_kind("placement");
     assert_eq!(
         sectors.len(),
         mill::tables::keys::Sector::all(3).len(),
         "{j}"
     );
     assert_eq!(
-        j["sector_totals"]["positions"].as_u64().unwrap(),
+        j["by_kind"]["placement"]["positions"].as_u64().unwrap(),
         sectors
             .iter()
             .map(|s| s["positions"].as_u64().unwrap())

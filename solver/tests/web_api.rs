@@ -186,11 +186,15 @@ fn placement_probes_from_tables_answer_concurrently() {
     let addr = addr.expect("a server");
     // The stats answer is kept while the directory's table files stay the
     // same, and follows them when they change.
-    let rows = |j: &Json, key: &str| j[key].as_array().map_or(0, Vec::len);
+    let rows = |j: &Json, kind: &str| {
+        j["tables"]
+            .as_array()
+            .map_or(0, |t| t.iter().filter(|r| r["kind"] == kind).count())
+    };
     let before = ok(get(addr, "/api/nine/stats"));
     assert_eq!(ok(get(addr, "/api/nine/stats")), before);
-    let sectors = rows(&before, "sectors");
-    assert!(sectors > 0 && rows(&before, "subspaces") > 0, "{before}");
+    let sectors = rows(&before, "placement");
+    assert!(sectors > 0 && rows(&before, "moving") > 0, "{before}");
     let gone = std::fs::read_dir(&dir)
         .unwrap()
         .flatten()
@@ -199,7 +203,7 @@ fn placement_probes_from_tables_answer_concurrently() {
         .expect("a placement sector file");
     std::fs::remove_file(&gone).unwrap();
     let after = ok(get(addr, "/api/nine/stats"));
-    assert_eq!(rows(&after, "sectors"), sectors - 1, "{after}");
+    assert_eq!(rows(&after, "placement"), sectors - 1, "{after}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -216,7 +220,7 @@ fn nine_best_show_and_stats() {
     }
     let stats = ok(get(addr, "/api/nine/stats"));
     assert_eq!(stats, cli(&["nine", "stats", "--dir", dir, "--json"]));
-    assert_eq!(stats["totals"]["subspaces"], 3);
+    assert_eq!(stats["by_kind"]["moving"]["tables"], 3);
 }
 
 #[test]
@@ -621,7 +625,7 @@ fn damaged_tables_are_named_without_the_servers_path() {
     assert!(!leaks(&e), "leaks the server's path: {e}");
     // Stats: the damaged header is its row's error, the rest is counted.
     let stats = ok(get(addr, "/api/nine/stats"));
-    let rows = stats["subspaces"].as_array().unwrap();
+    let rows = stats["tables"].as_array().unwrap();
     assert_eq!(rows.len(), 3, "{stats}");
     let broken: Vec<&Json> = rows.iter().filter(|r| r.get("error").is_some()).collect();
     assert_eq!(broken.len(), 1, "{stats}");
@@ -632,7 +636,7 @@ fn damaged_tables_are_named_without_the_servers_path() {
     let e = broken[0]["error"].as_str().unwrap();
     assert!(e.contains("nine-flying-3-4.tb"), "{e}");
     assert!(!leaks(e), "leaks the server's path: {e}");
-    assert_eq!(stats["totals"]["subspaces"], 2);
+    assert_eq!(stats["by_kind"]["moving"]["tables"], 2);
     // The 3-3 table's header is intact: its row is counted.
     for r in rows.iter().filter(|r| r.get("error").is_none()) {
         assert!(r["positions"].as_u64().unwrap() > 0, "{r}");

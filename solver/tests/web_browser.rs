@@ -275,6 +275,13 @@ async fn run(client: &Client, addr: SocketAddr, shots: &std::path::Path) -> Resu
         "document.querySelectorAll('#s-nine svg rect').length > 0",
     )
     .await?;
+    // Nine's placement sectors charted beside its subspaces.
+    wait(
+        client,
+        "document.getElementById('s-nine').textContent.includes('placement sectors')",
+    )
+    .await
+    .map_err(|e| format!("Nine's placement sectors in the statistics: {e}"))?;
     // Every board's tables charted, from its own stats.
     for game in ["nine-noflying", "six", "morabaraba", "lasker"] {
         wait(
@@ -313,11 +320,11 @@ async fn select(client: &Client, id: &str, value: &str) -> Result<()> {
 /// tables all hold (from `/api/{game}/stats`; 0: none).
 fn covered(addr: SocketAddr, game: &str) -> u8 {
     let stats = web::get(addr, &format!("/api/{game}/stats")).json();
-    let have: std::collections::HashSet<(u64, u64)> = stats["subspaces"]
+    let have: std::collections::HashSet<(u64, u64)> = stats["tables"]
         .as_array()
         .map(|rows| {
             rows.iter()
-                .filter(|r| r["error"].is_null())
+                .filter(|r| r["error"].is_null() && r["kind"] == "moving")
                 .filter_map(|r| Some((r["white"].as_u64()?, r["black"].as_u64()?)))
                 .collect()
         })

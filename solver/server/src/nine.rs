@@ -414,8 +414,7 @@ fn read_dir(dir: &Path) -> Result<std::fs::ReadDir, ApiError> {
 fn stats_with_errors(dir: &Path, rules: RuleSet) -> Result<serde_json::Value, ApiError> {
     let entries = read_dir(dir)?;
     let mut tables: Tables = Default::default();
-    let mut broken_subspaces = Vec::new();
-    let mut broken_sectors = Vec::new();
+    let mut broken = Vec::new();
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
         let Some((file_rules, id)) = parse_file_name(&name) else {
@@ -435,25 +434,21 @@ fn stats_with_errors(dir: &Path, rules: RuleSet) -> Result<serde_json::Value, Ap
             },
             Err(e) => {
                 let error = table_message(&e);
-                match id {
-                    TableId::Moving(sub) => broken_subspaces.push((
-                        (sub.us, sub.them, 0, 0),
-                        object!({"white": sub.us, "black": sub.them, "file": name, "error": error}),
-                    )),
-                    TableId::Placement(s) => broken_sectors.push((
-                        (s.us, s.them, s.us_hand, s.them_hand),
-                        object!({"white": s.us, "black": s.them, "white_hand": s.us_hand,
-                                 "black_hand": s.them_hand, "file": name, "error": error}),
-                    )),
-                }
+                broken.push(match id {
+                    TableId::Moving(sub) => {
+                        object!({"kind": "moving", "white": sub.us, "black": sub.them, "file": name,
+                                 "error": error})
+                    }
+                    TableId::Placement(s) => {
+                        object!({"kind": "placement", "white": s.us, "black": s.them,
+                                 "white_hand": s.us_hand, "black_hand": s.them_hand, "file": name,
+                                 "error": error})
+                    }
+                });
             }
         }
     }
-    if tables.0.is_empty()
-        && tables.1.is_empty()
-        && broken_subspaces.is_empty()
-        && broken_sectors.is_empty()
-    {
+    if tables.0.is_empty() && tables.1.is_empty() && broken.is_empty() {
         // The directory is there, without tables of this rule set.
         let (what, command) = if rules.flying {
             ("Nine Men's Morris", "solver nine generate")
@@ -472,19 +467,22 @@ fn stats_with_errors(dir: &Path, rules: RuleSet) -> Result<serde_json::Value, Ap
         });
     }
     let mut answer = stats_json(&tables, rules);
-    for (key, broken) in [("subspaces", broken_subspaces), ("sectors", broken_sectors)] {
-        if broken.is_empty() {
-            continue;
-        }
-        let Some(rows) = answer[key].as_array_mut() else {
-            continue;
-        };
+    // A file that does not open is a row with its error, in its place
+    // among the rows of its kind (subspaces, then sectors).
+    if let Some(rows) = answer["tables"].as_array_mut() {
         let order = |r: &serde_json::Value| {
             let n = |k: &str| r[k].as_u64().unwrap_or(0) as u8;
-            (n("white"), n("black"), n("white_hand"), n("black_hand"))
+            let kind = u8::from(r["kind"] != "moving");
+            (
+                kind,
+                n("white"),
+                n("black"),
+                n("white_hand"),
+                n("black_hand"),
+            )
         };
         let mut all: Vec<_> = rows.drain(..).map(|r| (order(&r), r)).collect();
-        all.extend(broken);
+        all.extend(broken.into_iter().map(|r| (order(&r), r)));
         all.sort_by_key(|(k, _)| *k);
         rows.extend(all.into_iter().map(|(_, r)| r));
     }

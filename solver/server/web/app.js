@@ -412,7 +412,9 @@ const NineStones = {
     for (const game of ["nine", "nine-noflying"]) {
       try {
         const s = await api(`${game}/stats`, {});
-        const have = new Set(s.subspaces.filter((r) => !r.error).map((r) => `${r.white}-${r.black}`));
+        const have = new Set(
+          s.tables.filter((r) => r.kind === "moving" && !r.error).map((r) => `${r.white}-${r.black}`),
+        );
         let k = 0;
         for (let n = 3; n <= 9; n++) {
           let all = true;
@@ -1703,55 +1705,62 @@ const Stats = {
     el("text", { x: 40, y: height - 6, "font-size": 12 }, `${what}; green: longest win, red: longest loss`);
   },
 
-  /** Nine's statistics (`nine/stats`, `nine-noflying/stats`) into `box`. */
-  nine(box, s) {
-    box.innerHTML = "";
+  /** The summary line of a board's statistics (every board's `stats`
+   * shape: totals, `by_kind`, `tables`). */
+  summary(s) {
+    const kinds = Object.entries(s.by_kind || {})
+      .map(([kind, k]) => `${k.tables} ${kind === "moving" ? "moving-phase" : kind} tables`)
+      .join(", ");
     const p = document.createElement("p");
-    const t = s.totals;
-    p.textContent = `${t.subspaces} subspaces (${s.rules}), ${t.positions.toLocaleString()} positions: ` +
-      `${t.wins.toLocaleString()} wins, ${t.draws.toLocaleString()} draws, ${t.losses.toLocaleString()} losses ` +
-      `for the side to move; ${(t.bytes / 1e6).toFixed(1)} MB on disk.`;
-    box.appendChild(p);
+    p.textContent = `${kinds || "no tables"} (${s.stones} stones a side, flying ${s.flying ? "on" : "off"}), ` +
+      `${s.positions.toLocaleString()} positions: ${s.wins.toLocaleString()} wins, ` +
+      `${s.draws.toLocaleString()} draws, ${s.losses.toLocaleString()} losses for the side to move; ` +
+      `${(s.bytes / 1e6).toFixed(1)} MB on disk.`;
+    return p;
+  },
+
+  /** A board's statistics (`nine/stats`, `six/stats`, …: one row per
+   * table file) into `box`: the summary, the files that did not open, the
+   * charts of the moving-phase tables (Lasker's sectors, which mix the
+   * phases, all of them) and of the placement sectors (outcomes only). */
+  board(box, s) {
+    box.innerHTML = "";
+    box.appendChild(this.summary(s));
     // A table that does not open is its row's error, not a failed page.
-    const broken = [...s.subspaces, ...s.sectors].filter((r) => r.error);
-    for (const r of broken) {
+    for (const r of s.tables.filter((r) => r.error)) {
       const e = document.createElement("p");
       e.className = "error";
       e.textContent = `Not counted: ${r.error}`;
       box.appendChild(e);
     }
-    const rows = s.subspaces
-      .filter((r) => !r.error)
-      .map((r) => ({ ...r, label: `${r.white}-${r.black}` }));
-    this.shares(box, "Win / draw / loss per subspace (White-Black stones, White to move)", rows);
-    this.longest(box, rows, "subspace (White-Black stones)");
-  },
-
-  /** A family board's statistics (`six/stats`, `morabaraba/stats`,
-   * `lasker/stats`: one row per table file) into `box`: the moving-phase
-   * tables (Lasker's sectors, which mix the phases, all of them). */
-  family(box, s) {
-    box.innerHTML = "";
-    // Six and Lasker list `tables`; Morabaraba's moving phase `subspaces`.
-    const tables = s.tables || s.subspaces || [];
-    const stones = s.stones ?? s.max_stones;
-    const p = document.createElement("p");
-    p.textContent = `${tables.length} tables (${stones} stones a side, flying ${s.flying ? "on" : "off"}), ` +
-      `${s.positions.toLocaleString()} positions: ${s.wins.toLocaleString()} wins, ` +
-      `${s.draws.toLocaleString()} draws, ${s.losses.toLocaleString()} losses for the side to move; ` +
-      `${(s.bytes / 1e6).toFixed(1)} MB on disk.`;
-    box.appendChild(p);
-    const rows = tables
-      .filter((r) => r.kind === undefined || r.kind === "moving")
-      .map((r) => ({
-        ...r,
-        label: r.table ?? r.subspace,
-        max_win: r.longest_win ?? 0,
-        max_loss: r.longest_loss ?? 0,
-      }));
-    const what = s.variant === "lasker" ? "sector" : "moving-phase table";
-    this.shares(box, `Win / draw / loss per ${what}`, rows);
-    this.longest(box, rows, what);
+    const label = (r) => r.kind === "moving" ? `${r.white}-${r.black}` :
+      `${r.white}-${r.black}-${r.white_hand}-${r.black_hand}`;
+    const rows = (kinds) => s.tables
+      .filter((r) => !r.error && kinds.includes(r.kind))
+      .map((r) => ({ ...r, label: label(r), max_win: r.longest_win ?? 0, max_loss: r.longest_loss ?? 0 }));
+    const moving = rows(["moving", "sector"]);
+    const what = s.variant === "lasker" ? "sector (White-Black on the board, in hand)" :
+      "subspace (White-Black stones, White to move)";
+    if (moving.length) {
+      this.shares(box, `Win / draw / loss per ${what}`, moving);
+      this.longest(box, moving, what);
+    }
+    // Placement sectors, summed by the stones still in hand (one row per
+    // ply of the placement phase: a handful of rows, not hundreds).
+    const byHand = new Map();
+    for (const r of rows(["placement"])) {
+      const key = `${r.white_hand}-${r.black_hand}`;
+      const sum = byHand.get(key) || { label: key, wins: 0, draws: 0, losses: 0, hand: r.white_hand + r.black_hand };
+      sum.wins += r.wins;
+      sum.draws += r.draws;
+      sum.losses += r.losses;
+      byHand.set(key, sum);
+    }
+    const placement = [...byHand.values()].sort((a, b) => b.hand - a.hand);
+    if (placement.length) {
+      this.shares(box, "Win / draw / loss of the placement sectors, by stones in hand (White-Black, White to move)",
+        placement);
+    }
   },
 
   async show() {
@@ -1760,7 +1769,7 @@ const Stats = {
     nine.textContent = "Loading…";
     three.textContent = "Loading…";
     try {
-      this.nine(nine, await api("nine/stats", {}));
+      this.board(nine, await api("nine/stats", {}));
     } catch (e) {
       nine.textContent = e.message;
     }
@@ -1803,8 +1812,7 @@ const Stats = {
       family.append(h, box);
       try {
         const s = await api(`${id}/stats`, {});
-        if (id === "nine-noflying") this.nine(box, s);
-        else this.family(box, s);
+        this.board(box, s);
       } catch (e) {
         box.textContent = e.message;
       }

@@ -315,7 +315,7 @@ fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, CliError> {
 
 fn subspace_line(r: &SubspaceReport) -> String {
     format!(
-        "{:>5} {:>12} {:>12} {:>12} {:>12} {:>12} {:>5} {:>11}",
+        "{:>5} {:>12} {:>12} {:>12} {:>12} {:>12} {:>5} {:>5} {:>11}",
         r.sub.to_string(),
         r.slots,
         r.positions,
@@ -323,12 +323,13 @@ fn subspace_line(r: &SubspaceReport) -> String {
         r.wdl[1],
         r.wdl[2],
         r.longest_win,
+        r.longest_loss,
         r.bytes
     )
 }
 
 const HEADER: &str =
-    "  sub        slots    positions         wins        draws       losses   win       bytes";
+    "  sub        slots    positions         wins        draws       losses   win  loss       bytes";
 
 fn generate(args: &TableArgs, quiet: bool) -> CliResult {
     let rules = args.rules();
@@ -375,17 +376,14 @@ fn generate(args: &TableArgs, quiet: bool) -> CliResult {
         .map(|p| p.slots)
         .sum();
     if args.files.json {
-        return print_json(&json!({
-            "variant": "morabaraba",
-            "flying": rules.flying,
-            "max_stones": max,
-            "subspaces": parts.iter().map(|p| report::subspace_json(p)).collect::<Vec<_>>(),
-            "slots": slots,
-            "positions": positions,
-            "bytes": bytes,
-            "solved_slots": solved,
-            "seconds": seconds,
-        }));
+        // The statistics of the subspaces written, as `stats --json`
+        // prints them, with the run's own figures.
+        let rows: Vec<SubspaceReport> = parts.iter().map(|&p| p.clone()).collect();
+        let mut doc = report::moving_stats_json("morabaraba", &rows, rules, max);
+        doc["slots"] = slots.into();
+        doc["solved_slots"] = solved.into();
+        doc["seconds"] = seconds.into();
+        return print_json(&doc);
     }
     println!(
         "{} subspaces, {positions} positions ({slots} slots, {solved} solved now) in {seconds:.1} s; {bytes} bytes in {}",
@@ -419,8 +417,8 @@ fn stats(args: &TableArgs) -> CliResult {
         println!("{}", subspace_line(r));
     }
     println!(
-        "{:>5} {:>12} {positions:>12} {wins:>12} {draws:>12} {losses:>12} {:>5} {bytes:>11}",
-        "total", "", ""
+        "{:>5} {:>12} {positions:>12} {wins:>12} {draws:>12} {losses:>12} {:>5} {:>5} {bytes:>11}",
+        "total", "", "", ""
     );
     Ok(())
 }

@@ -329,8 +329,8 @@ pub fn stats(args: StatsArgs) -> CliResult {
                 n("wins"),
                 n("losses"),
                 n("draws"),
-                n("max_win"),
-                n("max_loss"),
+                n("longest_win"),
+                n("longest_loss"),
                 n("bytes")
             );
         } else {
@@ -344,18 +344,23 @@ pub fn stats(args: StatsArgs) -> CliResult {
             );
         }
     };
+    // The rows of one kind, in the order of the tables (subspaces, then sectors).
+    let rows = |kind: &'static str| {
+        j["tables"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(move |r| r["kind"] == kind)
+    };
     if !tables.is_empty() {
         println!(
             "{:>9} {:>13} {:>13} {:>13} {:>13} {:>7} {:>8} {:>13}",
             "w-b", "positions", "wins", "losses", "draws", "max_win", "max_loss", "bytes"
         );
-        for (sub, r) in tables
-            .keys()
-            .zip(j["subspaces"].as_array().into_iter().flatten())
-        {
+        for (sub, r) in tables.keys().zip(rows("moving")) {
             row(sub.to_string(), r, true);
         }
-        row("all".into(), &j["totals"], true);
+        row("all".into(), &j["by_kind"]["moving"], true);
     }
     if !sectors.is_empty() {
         println!();
@@ -364,13 +369,10 @@ pub fn stats(args: StatsArgs) -> CliResult {
             "{:>9} {:>13} {:>13} {:>13} {:>13} {:>13}",
             "w-b-wf-bf", "positions", "wins", "losses", "draws", "bytes"
         );
-        for (sector, r) in sectors
-            .keys()
-            .zip(j["sectors"].as_array().into_iter().flatten())
-        {
+        for (sector, r) in sectors.keys().zip(rows("placement")) {
             row(sector.to_string(), r, false);
         }
-        row("all".into(), &j["sector_totals"], false);
+        row("all".into(), &j["by_kind"]["placement"], false);
     }
     Ok(())
 }

@@ -13,7 +13,7 @@ use crate::tables::files::{self, FilesError};
 use crate::tables::keys::TableId;
 use serde_json::{json, Value as Json};
 use std::path::Path;
-use tablebase::format::Header;
+use tablebase::format::{EntryKind, Header};
 
 /// Why a game is over, in words ("the side to move has no legal move and
 /// loses", "the board is full: a draw").
@@ -46,91 +46,118 @@ pub fn show_json<B: Board>(pos: &Position, rules: RuleSet) -> Json {
     })
 }
 
-/// A table's counts as a row: `table` (its label), `positions`, `wins`,
-/// `draws`, `losses`, `longest_win`, `longest_loss`, `bytes`.
-fn table_row(h: &Header, bytes: u64) -> Json {
-    json!({
+/// One table of a board's statistics: `table` (its file's label), `kind`
+/// (`moving`, `placement`, or `sector` for Lasker's, which mix the
+/// phases), the stones on the board `white` and `black` (White to move)
+/// and, for a placement table, in hand `white_hand` and `black_hand`;
+/// `positions`, `wins`, `draws`, `losses` for the side to move,
+/// `longest_win` and `longest_loss` (plies to conversion; null for a table
+/// of outcomes, which has no distances) and `bytes` of its file. The same
+/// row on every board.
+pub fn table_row(kind: &str, stones: [u8; 4], h: &Header, bytes: u64) -> Json {
+    let distance = |d: u16| match h.kind {
+        EntryKind::Value => json!(d),
+        _ => Json::Null,
+    };
+    let mut row = json!({
         "table": h.label,
+        "kind": kind,
+        "white": stones[0],
+        "black": stones[1],
         "positions": h.positions,
         "wins": h.wins,
         "draws": h.draws,
         "losses": h.losses,
-        "longest_win": h.max_win,
-        "longest_loss": h.max_loss,
+        "longest_win": distance(h.max_win),
+        "longest_loss": distance(h.max_loss),
         "bytes": bytes,
-    })
+    });
+    if kind != "moving" {
+        row["white_hand"] = stones[2].into();
+        row["black_hand"] = stones[3].into();
+    }
+    row
 }
 
-/// Totals of `rows` (`positions`, `wins`, `draws`, `losses`, `bytes`) into
-/// `out`.
-fn totals(out: &mut Json, rows: &[Json]) {
-    for key in ["positions", "wins", "draws", "losses", "bytes"] {
-        let sum: u64 = rows.iter().map(|r| r[key].as_u64().unwrap_or(0)).sum();
-        out[key] = sum.into();
+/// The counted keys of a row, summed in totals.
+const COUNTED: [&str; 5] = ["positions", "wins", "draws", "losses", "bytes"];
+
+/// Every mill board's `stats --json` and `GET /api/{game}/stats`: the
+/// game (`variant`, `stones` a side, `flying`), the totals of every table
+/// listed (`positions`, `wins`, `draws`, `losses`, `bytes`), the same per
+/// kind of table (`by_kind`: `moving`, `placement`, `sector`, each with its
+/// number of `tables`), and the `tables`, rows of [`table_row`] (a row with
+/// an `error` is a file that did not open and counts nowhere).
+pub fn stats_json(variant: &str, rules: RuleSet, stones: u8, tables: Vec<Json>) -> Json {
+    let mut out = json!({"variant": variant, "stones": stones, "flying": rules.flying});
+    let mut by_kind = serde_json::Map::new();
+    for key in COUNTED {
+        out[key] = 0u64.into();
     }
+    for row in tables.iter().filter(|r| r.get("error").is_none()) {
+        let kind = row["kind"].as_str().unwrap_or("moving").to_string();
+        let sum = by_kind
+            .entry(kind)
+            .or_insert_with(|| json!({"tables": 0u64}));
+        sum["tables"] = (sum["tables"].as_u64().unwrap_or(0) + 1).into();
+        for key in COUNTED {
+            let n = row[key].as_u64().unwrap_or(0);
+            sum[key] = (sum[key].as_u64().unwrap_or(0) + n).into();
+            out[key] = (out[key].as_u64().unwrap_or(0) + n).into();
+        }
+    }
+    out["by_kind"] = by_kind.into();
+    out["tables"] = tables.into();
+    out
 }
 
 /// `solver six stats --json` and `GET /api/six/stats`: every table of the
-/// whole game under `rules` in `dir` (`kind` moving or placement), with
-/// totals.
+/// whole game under `rules` in `dir`, moving-phase subspaces and placement
+/// sectors ([`stats_json`]).
 pub fn solution_stats_json<B: Board>(dir: &Path, rules: RuleSet) -> Result<Json, FilesError> {
     let mut rows = Vec::new();
     for id in files::tables(rules) {
         let table = files::open::<B>(dir, rules, id)?;
-        let mut row = table_row(table.header(), table.bytes());
-        row["kind"] = match id {
-            TableId::Moving(_) => "moving",
-            TableId::Placement(_) => "placement",
-        }
-        .into();
-        rows.push(row);
+        let (kind, stones) = match id {
+            TableId::Moving(s) => ("moving", [s.us, s.them, 0, 0]),
+            TableId::Placement(s) => ("placement", [s.us, s.them, s.us_hand, s.them_hand]),
+        };
+        rows.push(table_row(kind, stones, table.header(), table.bytes()));
     }
-    let mut out = json!({"variant": B::NAME, "flying": rules.flying, "stones": rules.stones});
-    totals(&mut out, &rows);
-    out["tables"] = rows.into();
-    Ok(out)
+    Ok(stats_json(B::NAME, rules, rules.stones, rows))
 }
 
 /// `solver lasker stats --json` and `GET /api/lasker/stats`: every sector
-/// of the game under `rules` in `dir` (`sector` as `[us, them, us_hand,
-/// them_hand]`), with totals and the positions of the game.
+/// of the game under `rules` in `dir` (kind `sector`), with the positions
+/// of the game (`game_positions`: the sectors store one of each pair of
+/// colour-swapped positions) ([`stats_json`]).
 pub fn lasker_stats_json<B: Board>(dir: &Path, rules: RuleSet) -> Result<Json, FilesError> {
     let mut rows = Vec::new();
     for s in lasker::sector::sectors::<B>(rules.stones) {
         let table = lasker::files::open::<B>(dir, rules, s)?;
-        let mut row = table_row(table.header(), table.bytes());
-        row["sector"] = json!([s.us, s.them, s.us_hand, s.them_hand]);
-        rows.push(row);
+        let stones = [s.us, s.them, s.us_hand, s.them_hand];
+        rows.push(table_row("sector", stones, table.header(), table.bytes()));
     }
-    let mut out = json!({
-        "variant": "lasker", "stones": rules.stones, "flying": rules.flying,
-        "game_positions": lasker::sector::positions::<B>(rules.stones) as u64,
-    });
-    totals(&mut out, &rows);
-    out["tables"] = rows.into();
+    let mut out = stats_json("lasker", rules, rules.stones, rows);
+    out["game_positions"] = (lasker::sector::positions::<B>(rules.stones) as u64).into();
     Ok(out)
 }
 
-/// One subspace of Morabaraba's moving-phase tables as a row.
-pub fn subspace_json(r: &SubspaceReport) -> Json {
-    json!({
-        "subspace": r.sub.to_string(),
-        "slots": r.slots,
-        "positions": r.positions,
-        "wins": r.wdl[0],
-        "draws": r.wdl[1],
-        "losses": r.wdl[2],
-        "longest_win": r.longest_win,
-        "bytes": r.bytes,
-    })
-}
-
 /// `solver morabaraba stats --json` and `GET /api/morabaraba/stats`: the
-/// subspaces with 3..=`max` stones a side, with totals.
+/// moving-phase subspaces with 3..=`max` stones a side, each row with its
+/// index `slots` as well ([`stats_json`]).
 pub fn moving_stats_json(variant: &str, rows: &[SubspaceReport], rules: RuleSet, max: u8) -> Json {
-    let rows: Vec<Json> = rows.iter().map(subspace_json).collect();
-    let mut out = json!({"variant": variant, "flying": rules.flying, "max_stones": max});
-    totals(&mut out, &rows);
-    out["subspaces"] = rows.into();
-    out
+    let rows: Vec<Json> = rows
+        .iter()
+        .map(|r| {
+            let mut row = json!({
+                "table": r.label, "kind": "moving", "white": r.sub.us, "black": r.sub.them,
+                "positions": r.positions, "wins": r.wdl[0], "draws": r.wdl[1], "losses": r.wdl[2],
+                "longest_win": r.longest_win, "longest_loss": r.longest_loss, "bytes": r.bytes,
+            });
+            row["slots"] = r.slots.into();
+            row
+        })
+        .collect();
+    stats_json(variant, rules, max, rows)
 }

@@ -58,8 +58,12 @@ pub struct SubspaceReport {
     pub wdl: [u64; 3],
     /// Longest win (plies to conversion).
     pub longest_win: u16,
+    /// Longest loss (plies to conversion).
+    pub longest_loss: u16,
     /// Bytes of its file.
     pub bytes: u64,
+    /// Its file's label.
+    pub label: String,
 }
 
 impl SubspaceReport {
@@ -72,7 +76,9 @@ impl SubspaceReport {
             positions: h.positions,
             wdl: [h.wins, h.draws, h.losses],
             longest_win: h.max_win,
+            longest_loss: h.max_loss,
             bytes: table.bytes(),
+            label: h.label.clone(),
         }
     }
 }

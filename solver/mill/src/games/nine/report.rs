@@ -3,6 +3,7 @@
 //! producer of each shape (probes are [`crate::probe::analysis::Analysis::to_json`]).
 
 use crate::games::nine::files::{rules_name, Tables};
+use crate::games::report::table_row;
 use crate::probe::analysis::MoveValue;
 use crate::rules::board::Nine;
 use crate::rules::notation::move_order;
@@ -10,7 +11,6 @@ use crate::rules::position::Position;
 use crate::rules::variant::RuleSet;
 use crate::rules::{ending, legal_moves};
 use serde_json::{json, Value as Json};
-use tablebase::reader::Table;
 
 /// `solver nine show --json` and `GET /api/nine/show`: the position, side to
 /// move, hands, stones on the board, the rule set, every legal move in
@@ -33,57 +33,33 @@ pub fn show_json(pos: &Position, rules: RuleSet) -> Json {
     })
 }
 
-/// `solver nine stats --json` and `GET /api/nine/stats`: per subspace
-/// (`white`, `black` stones) its positions, wins, losses, draws, longest win
-/// and loss and file size, with totals; the same per placement sector
-/// (`white_hand`, `black_hand` added; no distances), with `sector_totals`.
+/// `solver nine stats --json` and `GET /api/nine/stats`: every table on
+/// disk under `rules`, moving-phase subspaces (`white`, `black` stones,
+/// White to move) and placement sectors (`white_hand`, `black_hand` added;
+/// outcomes without distances): every board's statistics
+/// ([`crate::games::report::stats_json`]), `stones` those of the largest
+/// game a table belongs to.
 pub fn stats_json(tables: &Tables, rules: RuleSet) -> Json {
-    let (moving, sectors) = tables;
-    let (rows, totals) = table_rows(moving.iter().map(|(sub, table)| {
-        let h = table.header();
-        let row = json!({
-            "white": sub.us, "black": sub.them, "max_win": h.max_win, "max_loss": h.max_loss,
-        });
-        (row, table)
-    }));
-    let (sector_rows, sector_totals) = table_rows(sectors.iter().map(|(sector, table)| {
-        let row = json!({
-            "white": sector.us, "black": sector.them, "white_hand": sector.us_hand,
-            "black_hand": sector.them_hand,
-        });
-        (row, table)
-    }));
-    let mut totals = totals;
-    totals["subspaces"] = moving.len().into();
-    let mut sector_totals = sector_totals;
-    sector_totals["sectors"] = sectors.len().into();
-    json!({
-        "rules": rules_name(rules), "subspaces": rows, "totals": totals,
-        "sectors": sector_rows, "sector_totals": sector_totals,
-    })
-}
-
-/// Rows of tables (each `row` completed with its table's counts and bytes)
-/// and their totals.
-fn table_rows<'t>(tables: impl Iterator<Item = (Json, &'t Table)>) -> (Vec<Json>, Json) {
-    const KEYS: [&str; 5] = ["positions", "wins", "losses", "draws", "bytes"];
-    let mut totals = [0u64; 5];
-    let rows = tables
-        .map(|(mut row, table)| {
-            let h = table.header();
-            let counts = [h.positions, h.wins, h.losses, h.draws, table.bytes()];
-            for ((key, t), v) in KEYS.iter().zip(&mut totals).zip(counts) {
-                *t += v;
-                row[*key] = v.into();
-            }
-            row
-        })
-        .collect();
-    let mut sum = json!({});
-    for (key, t) in KEYS.iter().zip(totals) {
-        sum[*key] = t.into();
-    }
-    (rows, sum)
+    let (subspaces, sectors) = tables;
+    let moving = subspaces.iter().map(|(sub, table)| {
+        let stones = [sub.us, sub.them, 0, 0];
+        table_row("moving", stones, table.header(), table.bytes())
+    });
+    let placement = sectors.iter().map(|(s, table)| {
+        let stones = [s.us, s.them, s.us_hand, s.them_hand];
+        table_row("placement", stones, table.header(), table.bytes())
+    });
+    // Nine's directory holds the tables of any smaller game: its `stones`
+    // are those of the largest game a listed table belongs to.
+    let of_moving = subspaces.keys().map(|s| s.us.max(s.them));
+    let of_sectors = sectors
+        .keys()
+        .map(|s| (s.us + s.us_hand).max(s.them + s.them_hand));
+    let stones = of_moving.chain(of_sectors).max().unwrap_or(0);
+    let mut out =
+        crate::games::report::stats_json("nine", rules, stones, moving.chain(placement).collect());
+    out["rules"] = rules_name(rules).into();
+    out
 }
 
 /// `GET /api/nine/best`: the position and the perfect player's move
