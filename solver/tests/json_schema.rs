@@ -1,7 +1,7 @@
-//! One JSON schema for every mill board (issue 44): `probe`, `start` and
-//! `plan --json` run on Nine, Six, Lasker, Morabaraba and Three over small
-//! games' tables written by `generate`, and every document has the common
-//! keys; `start`'s value is `probe`'s value of the same position (on Nine
+//! One JSON schema for every mill board (issue 44): `probe`, `start`,
+//! `stats` and `plan --json` run on Nine, Six, Lasker, Morabaraba and Three
+//! over small games' tables written by `generate`, and every document has
+//! the common keys (`stats`' totals are the sums of its rows); `start`'s value is `probe`'s value of the same position (on Nine
 //! and Morabaraba from another path: the placement search), and a probed
 //! position's value is its best move's.
 
@@ -15,6 +15,17 @@ use std::path::Path;
 const PROBE: &[&str] = &["position", "value", "dtc", "source", "moves"];
 const MOVE: &[&str] = &["move", "value", "dtc"];
 const START: &[&str] = &["position", "value", "dtc", "source"];
+const STATS: &[&str] = &["variant", "stones", "flying", "by_kind", "tables"];
+const ROW: &[&str] = &[
+    "table",
+    "kind",
+    "white",
+    "black",
+    "longest_win",
+    "longest_loss",
+];
+/// The counts of a statistics row, summed in its totals.
+const COUNTED: [&str; 5] = ["positions", "wins", "draws", "losses", "bytes"];
 const PLAN: &[&str] = &[
     "game",
     "command",
@@ -94,6 +105,31 @@ fn check(board: &Board) {
         start["value"], probe["value"],
         "{game}: start {start} against probe"
     );
+    if !board.generate.is_empty() {
+        let stats = call(with(&["stats", "--json"], &[]));
+        has_keys(&stats, STATS, &format!("{game} stats"));
+        has_keys(&stats, &COUNTED, &format!("{game} stats"));
+        assert_eq!(stats["variant"], game, "{game} stats");
+        let rows = stats["tables"].as_array().expect("tables is a list");
+        assert!(!rows.is_empty(), "{game} stats: no tables");
+        for key in COUNTED {
+            let sum: u64 = rows
+                .iter()
+                .map(|r| {
+                    has_keys(r, ROW, &format!("{game} stats row"));
+                    r[key].as_u64().unwrap()
+                })
+                .sum();
+            assert_eq!(stats[key], sum, "{game} stats: total {key}");
+            let by_kind: u64 = stats["by_kind"]
+                .as_object()
+                .unwrap()
+                .values()
+                .map(|k| k[key].as_u64().unwrap())
+                .sum();
+            assert_eq!(by_kind, sum, "{game} stats: {key} by kind");
+        }
+    }
     if !board.plan.is_empty() {
         let mut plan_args = vec![game, "plan", "--json"];
         plan_args.extend(board.plan);
