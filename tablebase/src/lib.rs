@@ -14,6 +14,7 @@ pub use retro::{solve, Exit, Observer, RetroGame, Silent};
 pub use value::{Outcome, Value};
 pub mod format;
 pub mod huge;
+pub mod memory;
 pub mod plan;
 pub mod reader;
 pub mod resident;

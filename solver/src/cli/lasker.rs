@@ -185,14 +185,6 @@ fn sector_text(s: LaskerSector) -> String {
     format!("{}-{} in hand {}-{}", s.us, s.them, s.us_hand, s.them_hand)
 }
 
-/// Peak resident memory of this process in bytes (Linux), if known.
-fn peak_memory() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
-}
-
 const HEADER: &str =
     "sector                      slots  positions       wins      draws     losses  win      bytes";
 
@@ -271,7 +263,7 @@ fn generate(args: &TableArgs, threads: Option<usize>, quiet: bool) -> CliResult 
         .sum();
     let sol = LaskerFiles::open(&args.dir, rules)?;
     let start = sol.get(&mill::rules::position::Position::start(rules))?;
-    let memory = peak_memory();
+    let memory = tablebase::memory::peak_resident_bytes();
     if json {
         return print_json(&json!({
             "variant": "lasker",
@@ -303,7 +295,7 @@ fn generate(args: &TableArgs, threads: Option<usize>, quiet: bool) -> CliResult 
         args.dir.display()
     );
     if let Some(m) = memory {
-        println!("Peak memory: {:.1} MiB", m as f64 / (1 << 20) as f64);
+        println!("Peak memory: {}", tablebase::memory::mib(m));
     }
     if let Some(v) = start {
         println!("Start position: {}", value_text(v));
@@ -336,7 +328,7 @@ fn generate_only(args: &TableArgs, threads: Option<usize>, quiet: bool, key: &st
             "resumed": r.resumed,
             "seconds": r.seconds,
             "bytes": r.parts.iter().map(|p| p.bytes).sum::<u64>(),
-            "peak_memory_bytes": peak_memory(),
+            "peak_memory_bytes": tablebase::memory::peak_resident_bytes(),
         }));
     }
     if !quiet {
@@ -353,7 +345,7 @@ fn generate_only(args: &TableArgs, threads: Option<usize>, quiet: bool, key: &st
                 "solved"
             },
             r.seconds,
-            peak_memory().unwrap_or(0) as f64 / (1 << 20) as f64
+            tablebase::memory::peak_resident_bytes().unwrap_or(0) as f64 / (1 << 20) as f64
         );
     }
     Ok(())

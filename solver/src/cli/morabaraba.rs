@@ -383,6 +383,7 @@ fn generate(args: &TableArgs, quiet: bool) -> CliResult {
         doc["slots"] = slots.into();
         doc["solved_slots"] = solved.into();
         doc["seconds"] = seconds.into();
+        doc["peak_memory_bytes"] = tablebase::memory::peak_resident_bytes().into();
         return print_json(&doc);
     }
     println!(
@@ -390,6 +391,9 @@ fn generate(args: &TableArgs, quiet: bool) -> CliResult {
         parts.len(),
         args.files.dir.display()
     );
+    if let Some(m) = tablebase::memory::peak_resident_bytes() {
+        println!("Peak memory: {}", tablebase::memory::mib(m));
+    }
     Ok(())
 }
 

@@ -98,6 +98,7 @@ pub fn generate(args: &TableArgs, quiet: bool) -> CliResult {
             "sectors": reports.iter().map(sector_json).collect::<Vec<_>>(),
             "slots": slots, "positions": positions, "wins": wdl[0], "draws": wdl[1],
             "losses": wdl[2], "bytes": bytes, "solved_slots": solved, "seconds": seconds,
+            "peak_memory_bytes": tablebase::memory::peak_resident_bytes(),
         }));
     }
     println!(
@@ -108,6 +109,9 @@ pub fn generate(args: &TableArgs, quiet: bool) -> CliResult {
         wdl[2],
         args.files.dir.display()
     );
+    if let Some(m) = tablebase::memory::peak_resident_bytes() {
+        println!("Peak memory: {}", tablebase::memory::mib(m));
+    }
     Ok(())
 }
 

@@ -300,6 +300,9 @@ pub fn generate(args: GenerateArgs) -> CliResult {
             rules_name(rules),
             dir.display()
         );
+        if let Some(m) = tablebase::memory::peak_resident_bytes() {
+            eprintln!("Peak memory: {}", tablebase::memory::mib(m));
+        }
     }
     Ok(())
 }

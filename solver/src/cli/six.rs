@@ -372,6 +372,7 @@ fn generate<B: Board>(args: &TableArgs, threads: Option<usize>, quiet: bool) -> 
             "slots": slots,
             "bytes": bytes,
             "seconds": solved,
+            "peak_memory_bytes": tablebase::memory::peak_resident_bytes(),
             "start": start.map(value_text),
         }));
     }
@@ -380,6 +381,9 @@ fn generate<B: Board>(args: &TableArgs, threads: Option<usize>, quiet: bool) -> 
         sol.reports.len(),
         args.dir.display()
     );
+    if let Some(m) = tablebase::memory::peak_resident_bytes() {
+        println!("Peak memory: {}", tablebase::memory::mib(m));
+    }
     if let Some(v) = start {
         println!("Start position: {}", value_text(v));
     }
