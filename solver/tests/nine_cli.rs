@@ -927,6 +927,7 @@ fn help_of_each_subcommand() {
                 "--no-flying",
                 "--threads",
                 "--quiet",
+                "--json",
             ],
         ),
         ("stats", &["--dir", "--no-flying", "--json"]),
@@ -1149,4 +1150,37 @@ fn planted_values_are_found(dir: &TempDir) {
     std::fs::write(set.path(id), &file).unwrap();
     let r = run(&["nine", "verify", "--dir", dir.arg(), "--quiet"]);
     assert!(r.ok, "{}", r.stderr);
+}
+
+#[test]
+fn generate_json_lists_the_tables_stats_reads_back() {
+    // The 3-stone game, then the moving phase up to 7 stones in all into
+    // the same directory: each run's JSON lists its own game's tables, row
+    // for row what `stats` reads back from the files.
+    let dir = TempDir::new("generate-json");
+    let gen = |extra: &[&str]| {
+        let mut args = vec!["nine", "generate", "--dir", dir.arg(), "--json"];
+        args.extend_from_slice(extra);
+        let r = run(&args);
+        assert!(r.ok, "{}", r.stderr);
+        json(&r.stdout)
+    };
+    let three = gen(&["--stones", "3", "--placement"]);
+    let seven = gen(&["--max-stones", "7"]);
+    let stats = json(&run(&["nine", "stats", "--dir", dir.arg(), "--json"]).stdout);
+    let rows = |j: &Json| j["tables"].as_array().unwrap().clone();
+    let all = rows(&stats);
+    let sectors = mill::tables::keys::Sector::all(3).len();
+    assert_eq!(rows(&three).len(), 1 + sectors, "{three}");
+    assert_eq!(rows(&seven).len(), 3, "{seven}");
+    assert_eq!(all.len(), 3 + sectors, "{stats}");
+    for doc in [&three, &seven] {
+        for row in rows(doc) {
+            assert!(all.contains(&row), "{row} not in stats");
+        }
+        assert!(doc["seconds"].as_f64().is_some(), "{doc}");
+        assert!(doc.get("peak_memory_bytes").is_some(), "{doc}");
+    }
+    assert_eq!(three["stones"], 3);
+    assert_eq!(seven["stones"], 4);
 }

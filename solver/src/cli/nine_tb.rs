@@ -60,6 +60,11 @@ pub struct GenerateArgs {
     /// hand), after the moving phase they start from: the whole game.
     #[arg(long)]
     pub placement: bool,
+    /// Print JSON (no progress): the tables of this run's game as `stats
+    /// --json` lists them, with the run's `seconds` and
+    /// `peak_memory_bytes`.
+    #[arg(long)]
+    pub json: bool,
     #[command(flatten)]
     pub only: super::plan::OnlyArgs,
 }
@@ -277,7 +282,9 @@ pub fn generate(args: GenerateArgs) -> CliResult {
             .iter()
             .map(|s| nine::size(s.subspace()))
             .sum::<u64>();
-    let progress = Progress::new(args.job.quiet, total, "slots");
+    let quiet = args.job.quiet || args.json;
+    let started = std::time::Instant::now();
+    let progress = Progress::new(quiet, total, "slots");
     let result = with_threads(args.job.threads, || {
         files::generate_pairs(&dir, rules, &todo, &progress)?;
         if args.placement {
@@ -287,7 +294,18 @@ pub fn generate(args: GenerateArgs) -> CliResult {
     })?;
     progress.done();
     result?;
-    if !args.job.quiet {
+    if args.json {
+        // The tables of this run's game (the directory may hold others).
+        let (mut moving, mut placed) = scan_all(&dir, rules)?;
+        let max = args.job.max_stones;
+        moving.retain(|s, _| s.us <= k && s.them <= k && s.us + s.them <= max);
+        placed.retain(|s, _| sectors.contains(s));
+        let mut doc = mill::games::nine::report::stats_json(&(moving, placed), rules);
+        doc["seconds"] = started.elapsed().as_secs_f64().into();
+        doc["peak_memory_bytes"] = tablebase::memory::peak_resident_bytes().into();
+        return print_json(&doc);
+    }
+    if !quiet {
         let what = if args.placement {
             format!("the whole {k}-stone game (moving and placement phase)")
         } else if k < 9 {
