@@ -5,30 +5,25 @@
 //! ([`mill::tables::outcomes`]), with the same search and move
 //! orderings as `solver nine start`; and `play`, whose perfect player
 //! reads the moving-phase tables (values with distances) and the placement
-//! sectors where stored, and searches the other placements.
+//! sectors where stored, and searches the other placements
+//! ([`mill::probe::values::SearchedValues`]).
 
 use super::nine_probe::search_progress;
-use super::six::{play_with, side, GameArgs, Values};
+use super::six::{play_with, side, GameArgs};
 use super::CliError;
 use super::{print_json, CliResult};
 use mill::index::Indexing;
 use mill::probe::analysis::MoveValue;
-use mill::probe::values::TableFiles;
+use mill::probe::values::{SearchedValues, TableFiles};
 use mill::rules::board::Board;
 use mill::rules::position::Position;
 use mill::rules::variant::RuleSet;
 use mill::rules::{format_position, move_text, parse_position};
 use mill::search::{MoveOrder, PlacementSearch};
-use mill::tables::files;
-use mill::tables::keys::Subspace;
 use mill::tables::outcomes::MovingOutcomes;
 use serde_json::json;
-use std::collections::hash_map::{Entry, HashMap};
-use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::path::Path;
 use std::time::Instant;
-use tablebase::reader::Table;
-use tablebase::{Outcome, Value};
 
 /// Options of a `start` verb.
 #[derive(clap::Args, Debug, Clone)]
@@ -171,50 +166,6 @@ pub fn start<B: Board, I: Indexing>(
     Ok(())
 }
 
-/// The values a perfect player of a family board needs: moving-phase
-/// values with distances from the table files (opened on first use, blocks
-/// cached by the reader), placement values from their sectors' files where
-/// stored, else by the search over two-bit outcomes (win/draw/loss, no
-/// distance).
-struct SearchValues<'t, B: Board, I: Indexing> {
-    dir: PathBuf,
-    rules: RuleSet,
-    files: Mutex<HashMap<Subspace, Table>>,
-    stored: TableFiles<B, I>,
-    search: Mutex<PlacementSearch<'t, MovingOutcomes<B, I>>>,
-}
-
-impl<B: Board, I: Indexing> Values<B> for SearchValues<'_, B, I> {
-    fn value(&self, pos: &Position) -> Option<Value> {
-        if pos.placing() {
-            if let Ok(v) = self.stored.value(pos) {
-                return Some(v);
-            }
-            let mut search = self.search.lock().unwrap_or_else(|e| e.into_inner());
-            return Some(match search.value(pos).ok()? {
-                Outcome::Win => Value::win(0),
-                Outcome::Draw => Value::DRAW,
-                Outcome::Loss => Value::loss(0),
-            });
-        }
-        let (us, them) = (pos.us(), pos.them());
-        let sub = Subspace::of(us, them);
-        let mut open = self.files.lock().unwrap_or_else(|e| e.into_inner());
-        let table = match open.entry(sub) {
-            Entry::Occupied(e) => e.into_mut(),
-            Entry::Vacant(e) => {
-                e.insert(files::open_moving::<B, I>(&self.dir, self.rules, sub).ok()?)
-            }
-        };
-        table.get(I::slot::<B>(us, them)).ok()
-    }
-
-    /// Placement values are outcomes only.
-    fn has_distance(&self, pos: &Position) -> bool {
-        !pos.placing()
-    }
-}
-
 /// Play the `stones`-stone game in the terminal against the perfect
 /// player over the tables of `dir` (written under `rules`): every value
 /// from the files when the game's placement sectors are all stored
@@ -242,12 +193,6 @@ pub fn play<B: Board, I: Indexing>(
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let search = PlacementSearch::with_table_mib(&tb, if stones <= 6 { 64 } else { 1024 })
         .with_threads(threads)?;
-    let values = SearchValues {
-        dir: dir.to_owned(),
-        rules,
-        files: Mutex::new(HashMap::new()),
-        stored,
-        search: Mutex::new(search),
-    };
+    let values = SearchedValues::new(stored, search);
     play_with::<B>(game, tb.rules(), &values)
 }

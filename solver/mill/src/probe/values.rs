@@ -435,6 +435,49 @@ impl<B: Board, I: Indexing> SearchedTables<B, I> {
     }
 }
 
+/// The values a perfect player of a large family board (Morabaraba) reads
+/// move after move where the game's placement sectors are not all stored:
+/// every stored value from the files ([`TableFiles`]: moving-phase values
+/// with distances, placement outcomes where their sector is stored), every
+/// other placement position's outcome (no distance) by one placement search
+/// kept across calls, so that its transposition table serves the whole
+/// game. Thread-safe (the search is taken in turn).
+pub struct SearchedValues<'o, B: Board, I: Indexing> {
+    files: TableFiles<B, I>,
+    search: Mutex<PlacementSearch<'o, MovingOutcomes<B, I>>>,
+}
+
+impl<'o, B: Board, I: Indexing> SearchedValues<'o, B, I> {
+    /// The values of `files`, placements not stored by `search`.
+    pub fn new(
+        files: TableFiles<B, I>,
+        search: PlacementSearch<'o, MovingOutcomes<B, I>>,
+    ) -> SearchedValues<'o, B, I> {
+        SearchedValues {
+            files,
+            search: Mutex::new(search),
+        }
+    }
+}
+
+impl<B: Board, I: Indexing> Values<B> for SearchedValues<'_, B, I> {
+    fn value(&self, pos: &Position) -> Option<Value> {
+        if let Ok(v) = self.files.value(pos) {
+            return Some(v);
+        }
+        if !pos.placing() {
+            return None;
+        }
+        let mut search = self.search.lock().unwrap_or_else(|e| e.into_inner());
+        Some(outcome_value(search.value(pos).ok()?))
+    }
+
+    /// Placement values are outcomes only.
+    fn has_distance(&self, pos: &Position) -> bool {
+        !pos.placing()
+    }
+}
+
 /// An outcome as a value without a meaningful distance.
 fn outcome_value(o: Outcome) -> Value {
     match o {
