@@ -9,8 +9,7 @@
 use super::nine_tb::with_threads;
 use super::progress::Progress;
 use super::six::{
-    self, perft, play_with, print_position_value, show, value_text, Common, GameArgs, PerftArgs,
-    ShowArgs,
+    self, perft, play_with, print_position_value, show, Common, GameArgs, PerftArgs, ShowArgs,
 };
 use super::CliError;
 use super::{print_json, CliResult};
@@ -281,7 +280,7 @@ fn generate(args: &TableArgs, threads: Option<usize>, quiet: bool) -> CliResult 
             "seconds": seconds,
             "slots_per_second": solved as f64 / seconds.max(1e-9),
             "peak_memory_bytes": memory,
-            "start": start.map(value_text),
+            "start": start.map(|v| v.to_string()),
         }));
     }
     println!(
@@ -298,7 +297,7 @@ fn generate(args: &TableArgs, threads: Option<usize>, quiet: bool) -> CliResult 
         println!("Peak memory: {}", tablebase::memory::mib(m));
     }
     if let Some(v) = start {
-        println!("Start position: {}", value_text(v));
+        println!("Start position: {v}");
     }
     Ok(())
 }

@@ -373,7 +373,7 @@ fn generate<B: Board>(args: &TableArgs, threads: Option<usize>, quiet: bool) -> 
             "bytes": bytes,
             "seconds": solved,
             "peak_memory_bytes": tablebase::memory::peak_resident_bytes(),
-            "start": start.map(value_text),
+            "start": start.map(|v| v.to_string()),
         }));
     }
     println!(
@@ -385,7 +385,7 @@ fn generate<B: Board>(args: &TableArgs, threads: Option<usize>, quiet: bool) -> 
         println!("Peak memory: {}", tablebase::memory::mib(m));
     }
     if let Some(v) = start {
-        println!("Start position: {}", value_text(v));
+        println!("Start position: {v}");
     }
     Ok(())
 }
@@ -486,15 +486,6 @@ fn verify<B: Board>(args: &TableArgs) -> CliResult {
         )))
     } else {
         Ok(())
-    }
-}
-
-/// A value in words: "win in 5 plies (to conversion)", "draw", ….
-pub(crate) fn value_text(v: Value) -> String {
-    match (v.outcome(), v.distance()) {
-        (Outcome::Draw, _) => "draw".to_string(),
-        (o, Some(d)) => format!("{} in {d}", o.as_str()),
-        (o, None) => o.as_str().to_string(),
     }
 }
 
@@ -630,7 +621,7 @@ pub(crate) fn play_with<B: Board>(
             let (m, v) = chosen.ok_or("no move has a value in the tables")?;
             // Placement tables and searches know outcomes, not distances.
             let value = if sol.has_distance(&pos.apply(m)) {
-                value_text(v)
+                v.to_string()
             } else {
                 v.outcome().as_str().to_string()
             };
