@@ -1,5 +1,5 @@
 //! One JSON schema for every mill board (issue 44): `probe`, `start`,
-//! `stats` and `plan --json` run on Nine, Six, Lasker, Morabaraba and Three
+//! `stats`, `verify` and `plan --json` run on Nine, Six, Lasker, Morabaraba and Three
 //! over small games' tables written by `generate`, and every document has
 //! the common keys (`stats`' totals are the sums of its rows); `start`'s value is `probe`'s value of the same position (on Nine
 //! and Morabaraba from another path: the placement search), and a probed
@@ -16,6 +16,15 @@ const PROBE: &[&str] = &["position", "value", "dtc", "source", "moves"];
 const MOVE: &[&str] = &["move", "value", "dtc"];
 const START: &[&str] = &["position", "value", "dtc", "source"];
 const STATS: &[&str] = &["variant", "stones", "flying", "by_kind", "tables"];
+const VERIFY: &[&str] = &[
+    "variant",
+    "stones",
+    "flying",
+    "tables",
+    "checked",
+    "mismatches",
+    "seconds",
+];
 const ROW: &[&str] = &[
     "table",
     "kind",
@@ -128,6 +137,19 @@ fn check(board: &Board) {
                 .map(|k| k[key].as_u64().unwrap())
                 .sum();
             assert_eq!(by_kind, sum, "{game} stats: {key} by kind");
+        }
+        // `verify` recomputes every stored value: every table listed by
+        // `stats`, its positions each checked once, none differing.
+        let verify = call(with(&["verify", "--json"], &[]));
+        has_keys(&verify, VERIFY, &format!("{game} verify"));
+        assert_eq!(verify["variant"], game, "{game} verify");
+        assert_eq!(verify["mismatches"], 0, "{game} verify");
+        assert_eq!(verify["stones"], stats["stones"], "{game} verify");
+        if game != "morabaraba" {
+            // (Morabaraba's verify checks the moving phase; its placement
+            // sectors by `verify --placement`.)
+            assert_eq!(verify["tables"], rows.len(), "{game} verify");
+            assert_eq!(verify["checked"], stats["positions"], "{game} verify");
         }
     }
     if !board.plan.is_empty() {

@@ -274,8 +274,14 @@ fn verify_passes_and_catches_a_damaged_file() {
     assert!(r.ok, "{}", r.stderr);
     let j = json(&r.stdout);
     assert_eq!(j["mismatches"], 0);
-    let subs = j["subspaces"].as_array().unwrap();
+    let subs = j["results"].as_array().unwrap();
     assert_eq!(subs.len(), 3);
+    assert_eq!(j["tables"], 3);
+    let checked: u64 = [(3, 3), (3, 4), (4, 3)]
+        .iter()
+        .map(|&(w, b)| nine::positions(Subspace::new(w, b)))
+        .sum();
+    assert_eq!(j["checked"], checked);
     for s in subs {
         let sub = Subspace::new(
             s["white"].as_u64().unwrap() as u8,
@@ -298,7 +304,7 @@ fn verify_passes_and_catches_a_damaged_file() {
         "4-3",
     ]);
     assert!(r.ok, "{}", r.stderr);
-    let subs = json(&r.stdout)["subspaces"].as_array().unwrap().clone();
+    let subs = json(&r.stdout)["results"].as_array().unwrap().clone();
     let listed: Vec<(u64, u64)> = subs
         .iter()
         .map(|s| (s["white"].as_u64().unwrap(), s["black"].as_u64().unwrap()))

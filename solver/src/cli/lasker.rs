@@ -399,15 +399,14 @@ fn verify(args: &TableArgs, sample: Option<u64>) -> CliResult {
     let bad: u64 = report.iter().map(|r| r.mismatches).sum();
     let seconds = started.elapsed().as_secs_f64();
     if json {
-        print_json(&json!({
-            "variant": "lasker",
-            "stones": rules.stones,
-            "flying": rules.flying,
-            "tables": report.len(),
-            "checked": checked,
-            "mismatches": bad,
-            "seconds": seconds,
-        }))?;
+        print_json(&report::verify_json(
+            "lasker",
+            rules,
+            rules.stones,
+            report.len(),
+            [checked, bad],
+            seconds,
+        ))?;
     } else {
         println!(
             "{} sectors, {checked} values recomputed from their successors, {bad} mismatches ({seconds:.1} s)",

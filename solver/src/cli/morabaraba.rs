@@ -20,7 +20,6 @@ use mill::rules::board::Morabaraba;
 use mill::rules::parse_position;
 use mill::rules::position::Position;
 use mill::rules::variant::{FullBoard, RuleSet};
-use serde_json::json;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -446,15 +445,14 @@ fn verify(args: &TableArgs, sample: Option<u64>) -> CliResult {
     let bad: u64 = reports.iter().map(|r| r.mismatches).sum();
     let seconds = started.elapsed().as_secs_f64();
     if json {
-        print_json(&json!({
-            "variant": "morabaraba",
-            "flying": rules.flying,
-            "max_stones": args.max_stones,
-            "subspaces": reports.len(),
-            "checked": checked,
-            "mismatches": bad,
-            "seconds": seconds,
-        }))?;
+        print_json(&report::verify_json(
+            "morabaraba",
+            rules,
+            args.max_stones,
+            reports.len(),
+            [checked, bad],
+            seconds,
+        ))?;
     } else {
         println!(
             "{} subspaces, {checked} values recomputed from their successors, {bad} mismatches ({seconds:.1} s)",

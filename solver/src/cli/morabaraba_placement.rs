@@ -164,10 +164,14 @@ pub fn verify(args: &TableArgs, sample: Option<u64>) -> CliResult {
     let bad: u64 = reports.iter().map(|r| r.mismatches).sum();
     let seconds = started.elapsed().as_secs_f64();
     if json {
-        print_json(&json!({
-            "variant": "morabaraba", "flying": rules.flying, "stones": args.max_stones,
-            "sectors": reports.len(), "checked": checked, "mismatches": bad, "seconds": seconds,
-        }))?;
+        print_json(&mill::games::report::verify_json(
+            "morabaraba",
+            rules,
+            args.max_stones,
+            reports.len(),
+            [checked, bad],
+            seconds,
+        ))?;
     } else {
         println!(
             "{} placement sectors, {checked} outcomes recomputed from their successors, {bad} mismatches ({seconds:.1} s)",

@@ -411,6 +411,7 @@ pub fn verify(args: VerifyArgs) -> CliResult {
             dir.display()
         )));
     }
+    let started = std::time::Instant::now();
     let band = args.min_stones..=args.job.max_stones;
     let only = !args.subspaces.is_empty() || !args.sectors.is_empty();
     let listed = |s: &Subspace| !only || args.subspaces.contains(s);
@@ -480,8 +481,8 @@ pub fn verify(args: VerifyArgs) -> CliResult {
             bad.len()
         ));
         report.push(
-            json!({"white": sub.us, "black": sub.them, "checked": checked, "mismatches": bad.len(),
-            "file": file_name(dir, rules, *sub).display().to_string()}),
+            json!({"kind": "moving", "white": sub.us, "black": sub.them, "checked": checked,
+            "mismatches": bad.len(), "file": file_name(dir, rules, *sub).display().to_string()}),
         );
     }
     let mut sector_check = placement::SectorCheck::new(&all, dir, rules);
@@ -507,7 +508,7 @@ pub fn verify(args: VerifyArgs) -> CliResult {
             bad.len()
         ));
         report.push(json!({
-            "white": sector.us, "black": sector.them, "white_hand": sector.us_hand,
+            "kind": "placement", "white": sector.us, "black": sector.them, "white_hand": sector.us_hand,
             "black_hand": sector.them_hand, "checked": checked, "mismatches": bad.len(),
             "file": sector_file_name(dir, rules, sector).display().to_string(),
         }));
@@ -515,7 +516,28 @@ pub fn verify(args: VerifyArgs) -> CliResult {
     progress.done();
     let count = chosen.len() + chosen_sectors.len();
     if args.json {
-        print_json(&json!({"subspaces": report, "mismatches": failures}))?;
+        let checked = report.iter().filter_map(|r| r["checked"].as_u64()).sum();
+        let stones = chosen_subspaces
+            .iter()
+            .map(|s| s.us.max(s.them))
+            .chain(
+                chosen_sectors
+                    .iter()
+                    .map(|s| (s.us + s.us_hand).max(s.them + s.them_hand)),
+            )
+            .max()
+            .unwrap_or(0);
+        let seconds = started.elapsed().as_secs_f64();
+        let mut doc = mill::games::report::verify_json(
+            "nine",
+            rules,
+            stones,
+            count,
+            [checked, failures],
+            seconds,
+        );
+        doc["results"] = report.into();
+        print_json(&doc)?;
     } else {
         println!("{count} tables verified, {failures} mismatches");
     }

@@ -461,14 +461,14 @@ fn verify<B: Board>(args: &TableArgs) -> CliResult {
     let bad: u64 = report.iter().map(|r| r.2).sum();
     let seconds = started.elapsed().as_secs_f64();
     if args.common.json {
-        print_json(&json!({
-            "variant": B::NAME,
-            "flying": rules.flying,
-            "tables": report.len(),
-            "checked": checked,
-            "mismatches": bad,
-            "seconds": seconds,
-        }))?;
+        print_json(&mill::games::report::verify_json(
+            B::NAME,
+            rules,
+            rules.stones,
+            report.len(),
+            [checked, bad],
+            seconds,
+        ))?;
     } else {
         for (id, n, b) in &report {
             if *b > 0 {

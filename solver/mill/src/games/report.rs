@@ -111,6 +111,25 @@ pub fn stats_json(variant: &str, rules: RuleSet, stones: u8, tables: Vec<Json>) 
     out
 }
 
+/// Every mill board's `verify --json`: the game (`variant`, `stones` a
+/// side, `flying`), the number of `tables` checked, the positions
+/// `checked` (values recomputed from their successors), the `mismatches`
+/// and the `seconds` taken; a board that lists its tables one by one adds
+/// them under `results`.
+pub fn verify_json(
+    variant: &str,
+    rules: RuleSet,
+    stones: u8,
+    tables: usize,
+    [checked, mismatches]: [u64; 2],
+    seconds: f64,
+) -> Json {
+    json!({
+        "variant": variant, "stones": stones, "flying": rules.flying, "tables": tables,
+        "checked": checked, "mismatches": mismatches, "seconds": seconds,
+    })
+}
+
 /// `solver six stats --json` and `GET /api/six/stats`: every table of the
 /// whole game under `rules` in `dir`, moving-phase subspaces and placement
 /// sectors ([`stats_json`]).
