@@ -1634,9 +1634,39 @@ $("t-review-go").addEventListener("click", () => Toguz.reviewGame());
 
 // ------------------------------------------------------------- statistics
 
+/** The width in px of `text` at `size` px in the page's font (margins
+ * that fit their labels). */
+function textWidth(text, size) {
+  textWidth.canvas = textWidth.canvas || document.createElement("canvas");
+  const ctx = textWidth.canvas.getContext("2d");
+  ctx.font = `${size}px ${getComputedStyle(document.body).fontFamily}`;
+  return ctx.measureText(String(text)).width;
+}
+
+/** Labels without the part that all of them share up to a `/`
+ * (`six/flying-3/3-3`, `six/flying-3/2-3-1-0` → `3-3`, `2-3-1-0`), and
+ * that part (`six/flying-3/`; empty when they share none). */
+function shortLabels(labels) {
+  let prefix = labels.length > 1 ? labels[0].slice(0, labels[0].lastIndexOf("/") + 1) : "";
+  while (prefix && !labels.every((l) => l.startsWith(prefix) && l.length > prefix.length)) {
+    prefix = prefix.slice(0, prefix.slice(0, -1).lastIndexOf("/") + 1);
+  }
+  return { prefix, labels: labels.map((l) => l.slice(prefix.length)) };
+}
+
+/** A step of 1, 2 or 5 times a power of ten giving at most 5 steps up to
+ * `max`. */
+function tickStep(max) {
+  for (let unit = 1; ; unit *= 10) {
+    for (const k of [1, 2, 5]) if (max / (k * unit) <= 5) return k * unit;
+  }
+}
+
 const Stats = {
-  /** A chart box with a title, holding an SVG of the given size. */
-  chart(parent, title, width, height) {
+  /** A chart box with a title and a caption (both wrap in the box), holding
+   * an SVG drawn at the given size: a box narrower than it (a phone)
+   * scrolls sideways instead of shrinking the drawing. */
+  chart(parent, title, width, height, caption) {
     const box = document.createElement("div");
     box.className = "chart";
     const h = document.createElement("h3");
@@ -1647,6 +1677,12 @@ const Stats = {
     svg.setAttribute("height", height);
     svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
     box.appendChild(svg);
+    if (caption) {
+      const p = document.createElement("p");
+      p.className = "caption";
+      p.textContent = caption;
+      box.appendChild(p);
+    }
     parent.appendChild(box);
     const el = (name, attrs, text) => {
       const e = document.createElementNS(SVG_NS, name);
@@ -1658,19 +1694,34 @@ const Stats = {
     return el;
   },
 
-  /** Horizontal bars split into win/draw/loss shares, one per row. */
+  /** The width a chart's drawing has in `parent` (its box's padding and
+   * border taken off), at most `most`. */
+  room(parent, most) {
+    const width = parent.clientWidth ? parent.clientWidth - 18 : most;
+    return Math.min(most, width);
+  },
+
+  /** Horizontal bars split into win/draw/loss shares, one per row, the
+   * labels' margin as wide as the longest (their shared start, such as
+   * `six/flying-3/`, said once in the caption); as wide as the box allows,
+   * up to 520 px. */
   shares(parent, title, rows) {
-    const rowH = 18;
-    const width = 520;
-    const left = 80;
-    const el = this.chart(parent, title, width, rows.length * rowH + 30);
+    // Many rows (Lasker's sectors) closer together.
+    const rowH = rows.length > 24 ? 14 : 18;
+    const size = rows.length > 24 ? 11 : 12;
+    const { prefix, labels } = shortLabels(rows.map((r) => r.label));
+    const left = Math.ceil(Math.max(0, ...labels.map((l) => textWidth(l, size)))) + 12;
+    const width = Math.max(left + 100, this.room(parent, 520));
+    const caption = "Share of wins, draws and losses for the side to move." +
+      (prefix ? ` Tables ${prefix}…` : "");
+    const el = this.chart(parent, title, width, rows.length * rowH + 4, caption);
     rows.forEach((r, i) => {
       const y = 4 + i * rowH;
-      el("text", { x: left - 6, y: y + 13, "text-anchor": "end", "font-size": 12 }, r.label);
+      el("text", { x: left - 6, y: y + rowH - 5, "text-anchor": "end", "font-size": size }, labels[i]);
       let x = left;
       const total = r.wins + r.draws + r.losses || 1;
       for (const [key, n] of [["win", r.wins], ["draw", r.draws], ["loss", r.losses]]) {
-        const w = ((width - left - 10) * n) / total;
+        const w = ((width - left - 4) * n) / total;
         const rect = el("rect", { x, y, width: Math.max(w, 0), height: rowH - 3, fill: COLOUR[key] });
         const t = document.createElementNS(SVG_NS, "title");
         t.textContent = `${r.label}: ${n.toLocaleString()} ${key}s (${((100 * n) / total).toFixed(1)} %)`;
@@ -1678,29 +1729,53 @@ const Stats = {
         x += w;
       }
     });
-    const y = rows.length * rowH + 22;
-    el("text", { x: left, y, "font-size": 12 }, "share of wins, draws, losses for the side to move");
   },
 
   /** Vertical bars of longest wins and losses per table (`label`,
-   * `max_win`, `max_loss`). */
+   * `max_win`, `max_loss`): the labels across when they fit under their
+   * bars, else turned upright under narrower bars (Lasker's many sectors);
+   * the left margin as wide as the axis' numbers. */
   longest(parent, rows, what = "subspace") {
-    const width = Math.max(520, rows.length * 22 + 60);
-    const height = 240;
-    const el = this.chart(parent, `Longest win and loss (plies to conversion) per ${what}`, width, height);
+    const size = 10;
+    const { prefix, labels } = shortLabels(rows.map((r) => r.label));
     const max = Math.max(1, ...rows.map((r) => Math.max(r.max_win, r.max_loss)));
-    const base = height - 40;
-    const scale = (base - 10) / max;
-    rows.forEach((r, i) => {
-      const x = 40 + i * 22;
-      el("rect", { x, y: base - r.max_win * scale, width: 9, height: r.max_win * scale, fill: COLOUR.win });
-      el("rect", { x: x + 9, y: base - r.max_loss * scale, width: 9, height: r.max_loss * scale, fill: COLOUR.loss });
-      el("text", { x: x + 9, y: base + 14, "text-anchor": "middle", "font-size": 9 }, r.label);
-    });
-    for (let v = 0; v <= max; v += Math.max(1, Math.ceil(max / 5 / 10) * 10)) {
-      el("text", { x: 34, y: base - v * scale + 4, "text-anchor": "end", "font-size": 10 }, v);
+    const step = tickStep(max);
+    const top = Math.ceil(max / step) * step;
+    const left = Math.ceil(textWidth(top, size)) + 12;
+    const labelW = Math.ceil(Math.max(0, ...labels.map((l) => textWidth(l, size))));
+    const across = Math.max(22, labelW + 6);
+    const flat = left + rows.length * across + 10 <= Math.max(520, this.room(parent, 1200));
+    const group = flat ? across : 16;
+    const bar = (group - 4) / 2;
+    const plot = 180;
+    const base = 10 + plot;
+    const height = base + (flat ? 18 : labelW + 10);
+    const width = Math.max(left + rows.length * group + 10, 200);
+    const caption = `Per ${what}${prefix ? ` (${prefix}…)` : ""}: green the longest win, red the longest loss.`;
+    const el = this.chart(parent, `Longest win and loss (plies to conversion) per ${what}`, width, height, caption);
+    const scale = plot / top;
+    for (let v = 0; v <= top; v += step) {
+      const y = base - v * scale;
+      el("line", { x1: left - 3, x2: width - 6, y1: y, y2: y, stroke: v ? "#ece4d4" : "#8c8f96" });
+      el("text", { x: left - 6, y: y + 4, "text-anchor": "end", "font-size": size }, v);
     }
-    el("text", { x: 40, y: height - 6, "font-size": 12 }, `${what}; green: longest win, red: longest loss`);
+    rows.forEach((r, i) => {
+      const x = left + i * group + 2;
+      const cx = x + bar;
+      for (const [key, n, at] of [["win", r.max_win, x], ["loss", r.max_loss, cx]]) {
+        const rect = el("rect", { x: at, y: base - n * scale, width: bar, height: n * scale, fill: COLOUR[key] });
+        const t = document.createElementNS(SVG_NS, "title");
+        t.textContent = `${r.label}: longest ${key} ${n} plies`;
+        rect.appendChild(t);
+      }
+      if (flat) {
+        el("text", { x: cx, y: base + 14, "text-anchor": "middle", "font-size": size, class: "x-label" }, labels[i]);
+      } else {
+        const y = base + 6;
+        el("text", { x: cx + size * 0.35, y, "text-anchor": "end", "font-size": size, class: "x-label",
+          transform: `rotate(-90 ${cx + size * 0.35} ${y})` }, labels[i]);
+      }
+    });
   },
 
   /** Nine's statistics (`nine/stats`, `nine-noflying/stats`) into `box`. */
