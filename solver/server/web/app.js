@@ -1118,15 +1118,19 @@ const ENGINE_HINT = "Press Analyse for the engine's score, depth and principal v
 const RESULT = { white: "1-0", black: "0-1", draw: "1/2-1/2" };
 
 /** A value for the side to move as centi-stones (`won`: a won or lost
- * game), from White's view, short (`+2.35`, `White wins`) or long. */
-function holeText(v, toMove, short) {
+ * game), from White's view, short (`+2.35`, `White wins`), shortest (a
+ * phone's hole: `+2.4`, `1-0`) or long. */
+function holeText(v, toMove, short, shortest) {
   const white = toMove === "white" ? v.centi : -v.centi;
   if (v.won || Math.abs(white) > 29000) {
+    if (shortest) return white > 0 ? RESULT.white : RESULT.black;
     const winner = white > 0 ? "White" : "Black";
     if (short || v.won) return `${winner} wins`;
     return scoreText(v.centi, toMove);
   }
-  return short ? `${white >= 0 ? "+" : ""}${(white / 100).toFixed(2)}` : scoreText(v.centi, toMove);
+  const sign = white >= 0 ? "+" : "";
+  if (shortest) return `${sign}${(white / 100).toFixed(1)}`;
+  return short ? `${sign}${(white / 100).toFixed(2)}` : scoreText(v.centi, toMove);
 }
 
 const Toguz = {
@@ -1138,6 +1142,7 @@ const Toguz = {
   values: null, // the engine's value of every hole: [{hole, centi}], or null
   hintHole: null,
   review: null, // the answer of /api/toguz/review, or null
+  abort: null, // aborts the requests about the position shown
   tags: {}, // White, Black, Date, Result of an imported record
 
   position() {
@@ -1199,12 +1204,16 @@ const Toguz = {
 
   async load(thenEngine) {
     const token = ++this.token;
+    // A search of the position shown before is no longer wanted: its
+    // request ends now, and with it the busy indicator.
+    if (this.abort) this.abort.abort();
+    this.abort = new AbortController();
     const position = this.position();
     setHash("toguz", position);
     $("t-text").value = position;
     $("t-error").textContent = "";
     try {
-      this.show = await api("toguz/show", { position });
+      this.show = await api("toguz/show", { position }, this.abort.signal);
       if (token !== this.token) return;
       // The server's spelling (`start` is the start position's text).
       this.history[this.index] = this.show.position;
@@ -1241,7 +1250,7 @@ const Toguz = {
       const toMove = this.show ? this.show.to_move : "white";
       const params = { position, time: $("t-time").value };
       if (every) params.multipv = "all";
-      const r = await api("toguz/search", params);
+      const r = await api("toguz/search", params, this.abort.signal);
       if (token !== this.token) return;
       const pv = r.pv.join(" ");
       $("t-analysis").textContent =
@@ -1260,7 +1269,7 @@ const Toguz = {
         this.render();
       }
     } catch (e) {
-      if (token === this.token) $("t-analysis").textContent = e.message;
+      if (token === this.token && e.name !== "AbortError") $("t-analysis").textContent = e.message;
     }
   },
 
@@ -1270,7 +1279,8 @@ const Toguz = {
     const token = this.token;
     $("t-analysis").textContent = "Searching for a hint…";
     try {
-      const r = await api("toguz/search", { position: this.position(), time: $("t-time").value });
+      const r = await api("toguz/search", { position: this.position(), time: $("t-time").value },
+        this.abort.signal);
       if (token !== this.token || !r.best) return;
       this.hintHole = r.best;
       this.render();
@@ -1278,7 +1288,7 @@ const Toguz = {
       $("t-analysis").textContent = `Hint: hole ${r.best} (${m ? m.move : "?"}), ` +
         `score ${scoreText(r.score, this.show.to_move)} at depth ${r.depth}.`;
     } catch (e) {
-      if (token === this.token) $("t-analysis").textContent = e.message;
+      if (token === this.token && e.name !== "AbortError") $("t-analysis").textContent = e.message;
     }
   },
 
@@ -1329,6 +1339,12 @@ const Toguz = {
     const M = 40;
     const width = 9 * W + 2 * M;
     const height = 380;
+    // The board shrinks to a narrow screen (a phone): its text grows in
+    // the drawing to stay at least 12.5 px on the screen, and the
+    // tuzdyks, hole values and results are said more shortly.
+    const k = Math.max(1, width / ($("toguz-view").clientWidth || width));
+    const narrow = k > 1.3;
+    const px = (size) => Math.max(size, 12.5 * k).toFixed(1);
     const svg = document.createElementNS(SVG_NS, "svg");
     svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
     svg.setAttribute("width", width);
@@ -1359,16 +1375,18 @@ const Toguz = {
       const owner = s.tuzdyks.indexOf(i);
       el("rect", { x: x + 5, y, width: W - 10, height: 100, rx: 30,
         fill: owner >= 0 ? "#5c2d0c" : "#8a5526", stroke: "#3b2a14", "stroke-width": 2 }, g);
-      el("text", { x: x + W / 2, y: y + 56, "text-anchor": "middle", "font-size": 28,
+      el("text", { x: x + W / 2, y: y + 56, "text-anchor": "middle", "font-size": px(28),
         "font-weight": "bold", fill: "#fff7e6" }, g, owner >= 0 ? "X" : s.holes[i]);
+      const tuzdyk = `${n} · tuzdyk of ${owner ? "Black" : "White"}`;
       el("text", { x: x + W / 2, y: white ? y + 122 : y - 8, "text-anchor": "middle",
-        "font-size": 13, fill: "#3b2a14" }, g, owner >= 0 ? `${n} · tuzdyk of ${owner ? "Black" : "White"}` : n);
+        "font-size": px(13), fill: "#3b2a14" }, g, owner >= 0 && !narrow ? tuzdyk : n);
       const v = mine ? value.get(n) : undefined;
       if (v) {
         g.dataset.value = String(v.centi);
-        el("text", { x: x + W / 2, y: y + 84, "text-anchor": "middle", "font-size": 13,
+        el("text", { x: x + W / 2, y: y + (narrow ? 88 : 84), "text-anchor": "middle", "font-size": px(13),
           "font-weight": v.centi === top ? "bold" : "normal",
-          fill: v.centi === top ? "#b6f5b6" : "#fff7e6", class: "hole-value" }, g, holeText(v, s.to_move, true));
+          fill: v.centi === top ? "#b6f5b6" : "#fff7e6", class: "hole-value" }, g,
+        holeText(v, s.to_move, true, narrow));
       }
       if (g.classList.contains("legal")) {
         const m = s.moves.find((x) => x.hole === n);
@@ -1381,10 +1399,15 @@ const Toguz = {
       }
     }
     // Kazans: Black's above, White's below, across the middle.
+    // On a narrow board each kazan's line names its side's tuzdyk.
     for (const [side, y] of [[1, 150], [0, 196]]) {
       el("rect", { x: M + 5, y, width: 9 * W - 10, height: 36, rx: 18, fill: "#6e3f16" });
-      el("text", { x: M + 24, y: y + 25, "font-size": 17, fill: "#fff7e6", class: "kazan",
-        "data-side": side ? "black" : "white" }, svg, `${side ? "Black" : "White"}'s kazan: ${s.kazans[side]}`);
+      const name = side ? "Black" : "White";
+      const hole = s.tuzdyks[side];
+      const tuzdyk = narrow && hole !== null && hole >= 0
+        ? ` · tuzdyk: ${side ? "White" : "Black"}'s ${(hole % 9) + 1}` : "";
+      el("text", { x: M + 24, y: y + 26, "font-size": px(17), fill: "#fff7e6", class: "kazan",
+        "data-side": side ? "black" : "white" }, svg, `${name}'s kazan: ${s.kazans[side]}${tuzdyk}`);
     }
     $("t-board").innerHTML = "";
     $("t-board").appendChild(svg);
@@ -1400,9 +1423,11 @@ const Toguz = {
     if (values && !this.values && $("t-analysis").textContent === ENGINE_HINT) {
       // The review's values: what it says of the move played here.
       const m = this.review.moves[this.index];
-      $("t-analysis").textContent = `Review: ${m.side} played ${m.move} (${m.label}, ` +
-        `${m.loss.toFixed(2)} stones lost); the engine's move ${m.best_move}. ` +
-        `Every hole's value from the review's search (depth ${m.depth}).`;
+      const best = m.side === "White" ? m.best_score : -m.best_score;
+      $("t-analysis").textContent = `Review: ${m.side} played ${m.move}, ${m.label}, ` +
+        `losing ${m.loss.toFixed(2)} stones. The engine's move: ${m.best_move}, ` +
+        `${scoreText(Math.round(best * 100), "white")}. Every hole's value from the review's search ` +
+        `(depth ${m.depth}), from White's view.`;
     }
     renderRecord($("t-record"), this.record, this.index, blackToMove(this.history[0]), (ply) => this.goTo(ply));
     this.renderReview();
@@ -1541,7 +1566,9 @@ const Toguz = {
         tr.children[2].textContent = m.label;
         tr.children[2].className = `label-${m.label}`;
         tr.children[3].textContent = m.loss.toFixed(2);
-        tr.children[4].textContent = `${m.best_move} (${m.best_score >= 0 ? "+" : ""}${m.best_score.toFixed(2)})`;
+        // The review's scores are the mover's; the page's are White's.
+        const best = m.side === "White" ? m.best_score : -m.best_score;
+        tr.children[4].textContent = `${m.best_move} (${best >= 0 ? "+" : ""}${best.toFixed(2)})`;
         const go = () => this.goTo(m.ply - 1);
         tr.addEventListener("click", go);
         tr.tabIndex = 0;
@@ -1630,6 +1657,10 @@ $("t-import").addEventListener("click", () => recordBox("t", "",
 $("t-import-go").addEventListener("click", () => Toguz.importText($("t-record-text").value));
 $("t-record-close").addEventListener("click", () => { $("t-record-text").parentElement.hidden = true; });
 $("t-review-go").addEventListener("click", () => Toguz.reviewGame());
+// The board's text is sized for the width it is drawn at (a phone turned).
+window.addEventListener("resize", () => {
+  if (view === "toguz" && Toguz.show) Toguz.render();
+});
 
 
 // ------------------------------------------------------------- statistics
