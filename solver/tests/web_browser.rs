@@ -291,8 +291,61 @@ async fn run(client: &Client, addr: SocketAddr, shots: &std::path::Path) -> Resu
         .await
         .map_err(|e| format!("statistics of {game}: {e}"))?;
     }
+    charts_readable(client)
+        .await
+        .map_err(|e| format!("the charts at 1280 px: {e}"))?;
     shot(client, shots.join("stats.png")).await?;
     phone(client, &base, shots).await
+}
+
+/// What is wrong with the statistics charts as drawn: a box outside the
+/// page, a drawing shrunk (its text unreadable) or wider than its box
+/// without a scroll bar, a label sticking out of its drawing, x labels
+/// printed over each other.
+const CHART_PROBLEMS: &str = r#"(() => {
+  const out = [];
+  const page = document.documentElement.clientWidth;
+  for (const box of document.querySelectorAll('#stats-view .chart')) {
+    const title = box.querySelector('h3').textContent;
+    const b = box.getBoundingClientRect();
+    if (b.left < -0.5 || b.right > page + 0.5) out.push(`${title}: its box spans ${b.left}..${b.right} of ${page} px`);
+    const svg = box.querySelector('svg');
+    const s = svg.getBoundingClientRect();
+    const w = svg.viewBox.baseVal.width;
+    if (Math.abs(s.width - w) > 0.5) out.push(`${title}: drawn ${s.width} px wide for ${w}`);
+    if (s.width > box.clientWidth + 0.5 && !['auto', 'scroll'].includes(getComputedStyle(box).overflowX)) {
+      out.push(`${title}: ${s.width} px in a box of ${box.clientWidth} px that does not scroll`);
+    }
+    for (const t of svg.querySelectorAll('text')) {
+      const r = t.getBoundingClientRect();
+      if (r.left < s.left - 0.5 || r.right > s.right + 0.5 || r.top < s.top - 0.5 || r.bottom > s.bottom + 0.5) {
+        out.push(`${title}: the label ${t.textContent} sticks out of the drawing`);
+      }
+    }
+    const xs = [...svg.querySelectorAll('text.x-label')].map((t) => [t.textContent, t.getBoundingClientRect()]);
+    for (let i = 1; i < xs.length; i++) {
+      if (xs[i][1].left < xs[i - 1][1].right - 0.5) out.push(`${title}: ${xs[i - 1][0]} and ${xs[i][0]} overlap`);
+    }
+  }
+  return out;
+})()"#;
+
+/// The statistics charts are readable as drawn ([`CHART_PROBLEMS`] finds
+/// nothing), Lasker's among them.
+async fn charts_readable(client: &Client) -> Result<()> {
+    let problems = eval(client, CHART_PROBLEMS).await?;
+    let lasker = eval(
+        client,
+        "document.querySelectorAll('#s-lasker .chart text.x-label').length",
+    )
+    .await?;
+    if lasker.as_u64().unwrap_or(0) < 2 {
+        return Err(format!("Lasker's chart has {lasker} x labels"));
+    }
+    if problems != json!([]) {
+        return Err(format!("{problems}"));
+    }
+    Ok(())
 }
 
 /// The text of an element.
@@ -951,7 +1004,15 @@ async fn phone(client: &Client, base: &str, shots: &std::path::Path) -> Result<(
         "document.querySelectorAll('#s-nine svg rect').length > 0",
     )
     .await?;
+    wait(
+        client,
+        "document.querySelectorAll('#s-lasker svg rect').length > 0",
+    )
+    .await?;
     wait(client, fits)
+        .await
+        .map_err(|e| format!("the charts at 390 px: {e}"))?;
+    charts_readable(client)
         .await
         .map_err(|e| format!("the charts at 390 px: {e}"))?;
     shot(client, shots.join("stats-phone.png")).await?;

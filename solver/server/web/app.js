@@ -1120,15 +1120,19 @@ const ENGINE_HINT = "Press Analyse for the engine's score, depth and principal v
 const RESULT = { white: "1-0", black: "0-1", draw: "1/2-1/2" };
 
 /** A value for the side to move as centi-stones (`won`: a won or lost
- * game), from White's view, short (`+2.35`, `White wins`) or long. */
-function holeText(v, toMove, short) {
+ * game), from White's view, short (`+2.35`, `White wins`), shortest (a
+ * phone's hole: `+2.4`, `1-0`) or long. */
+function holeText(v, toMove, short, shortest) {
   const white = toMove === "white" ? v.centi : -v.centi;
   if (v.won || Math.abs(white) > 29000) {
+    if (shortest) return white > 0 ? RESULT.white : RESULT.black;
     const winner = white > 0 ? "White" : "Black";
     if (short || v.won) return `${winner} wins`;
     return scoreText(v.centi, toMove);
   }
-  return short ? `${white >= 0 ? "+" : ""}${(white / 100).toFixed(2)}` : scoreText(v.centi, toMove);
+  const sign = white >= 0 ? "+" : "";
+  if (shortest) return `${sign}${(white / 100).toFixed(1)}`;
+  return short ? `${sign}${(white / 100).toFixed(2)}` : scoreText(v.centi, toMove);
 }
 
 const Toguz = {
@@ -1140,6 +1144,7 @@ const Toguz = {
   values: null, // the engine's value of every hole: [{hole, centi}], or null
   hintHole: null,
   review: null, // the answer of /api/toguz/review, or null
+  abort: null, // aborts the requests about the position shown
   tags: {}, // White, Black, Date, Result of an imported record
 
   position() {
@@ -1201,12 +1206,16 @@ const Toguz = {
 
   async load(thenEngine) {
     const token = ++this.token;
+    // A search of the position shown before is no longer wanted: its
+    // request ends now, and with it the busy indicator.
+    if (this.abort) this.abort.abort();
+    this.abort = new AbortController();
     const position = this.position();
     setHash("toguz", position);
     $("t-text").value = position;
     $("t-error").textContent = "";
     try {
-      this.show = await api("toguz/show", { position });
+      this.show = await api("toguz/show", { position }, this.abort.signal);
       if (token !== this.token) return;
       // The server's spelling (`start` is the start position's text).
       this.history[this.index] = this.show.position;
@@ -1243,7 +1252,7 @@ const Toguz = {
       const toMove = this.show ? this.show.to_move : "white";
       const params = { position, time: $("t-time").value };
       if (every) params.multipv = "all";
-      const r = await api("toguz/search", params);
+      const r = await api("toguz/search", params, this.abort.signal);
       if (token !== this.token) return;
       const pv = r.pv.join(" ");
       $("t-analysis").textContent =
@@ -1262,7 +1271,7 @@ const Toguz = {
         this.render();
       }
     } catch (e) {
-      if (token === this.token) $("t-analysis").textContent = e.message;
+      if (token === this.token && e.name !== "AbortError") $("t-analysis").textContent = e.message;
     }
   },
 
@@ -1272,7 +1281,8 @@ const Toguz = {
     const token = this.token;
     $("t-analysis").textContent = "Searching for a hint…";
     try {
-      const r = await api("toguz/search", { position: this.position(), time: $("t-time").value });
+      const r = await api("toguz/search", { position: this.position(), time: $("t-time").value },
+        this.abort.signal);
       if (token !== this.token || !r.best) return;
       this.hintHole = r.best;
       this.render();
@@ -1280,7 +1290,7 @@ const Toguz = {
       $("t-analysis").textContent = `Hint: hole ${r.best} (${m ? m.move : "?"}), ` +
         `score ${scoreText(r.score, this.show.to_move)} at depth ${r.depth}.`;
     } catch (e) {
-      if (token === this.token) $("t-analysis").textContent = e.message;
+      if (token === this.token && e.name !== "AbortError") $("t-analysis").textContent = e.message;
     }
   },
 
@@ -1331,6 +1341,12 @@ const Toguz = {
     const M = 40;
     const width = 9 * W + 2 * M;
     const height = 380;
+    // The board shrinks to a narrow screen (a phone): its text grows in
+    // the drawing to stay at least 12.5 px on the screen, and the
+    // tuzdyks, hole values and results are said more shortly.
+    const k = Math.max(1, width / ($("toguz-view").clientWidth || width));
+    const narrow = k > 1.3;
+    const px = (size) => Math.max(size, 12.5 * k).toFixed(1);
     const svg = document.createElementNS(SVG_NS, "svg");
     svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
     svg.setAttribute("width", width);
@@ -1361,16 +1377,18 @@ const Toguz = {
       const owner = s.tuzdyks.indexOf(i);
       el("rect", { x: x + 5, y, width: W - 10, height: 100, rx: 30,
         fill: owner >= 0 ? "#5c2d0c" : "#8a5526", stroke: "#3b2a14", "stroke-width": 2 }, g);
-      el("text", { x: x + W / 2, y: y + 56, "text-anchor": "middle", "font-size": 28,
+      el("text", { x: x + W / 2, y: y + 56, "text-anchor": "middle", "font-size": px(28),
         "font-weight": "bold", fill: "#fff7e6" }, g, owner >= 0 ? "X" : s.holes[i]);
+      const tuzdyk = `${n} · tuzdyk of ${owner ? "Black" : "White"}`;
       el("text", { x: x + W / 2, y: white ? y + 122 : y - 8, "text-anchor": "middle",
-        "font-size": 13, fill: "#3b2a14" }, g, owner >= 0 ? `${n} · tuzdyk of ${owner ? "Black" : "White"}` : n);
+        "font-size": px(13), fill: "#3b2a14" }, g, owner >= 0 && !narrow ? tuzdyk : n);
       const v = mine ? value.get(n) : undefined;
       if (v) {
         g.dataset.value = String(v.centi);
-        el("text", { x: x + W / 2, y: y + 84, "text-anchor": "middle", "font-size": 13,
+        el("text", { x: x + W / 2, y: y + (narrow ? 88 : 84), "text-anchor": "middle", "font-size": px(13),
           "font-weight": v.centi === top ? "bold" : "normal",
-          fill: v.centi === top ? "#b6f5b6" : "#fff7e6", class: "hole-value" }, g, holeText(v, s.to_move, true));
+          fill: v.centi === top ? "#b6f5b6" : "#fff7e6", class: "hole-value" }, g,
+        holeText(v, s.to_move, true, narrow));
       }
       if (g.classList.contains("legal")) {
         const m = s.moves.find((x) => x.hole === n);
@@ -1383,10 +1401,15 @@ const Toguz = {
       }
     }
     // Kazans: Black's above, White's below, across the middle.
+    // On a narrow board each kazan's line names its side's tuzdyk.
     for (const [side, y] of [[1, 150], [0, 196]]) {
       el("rect", { x: M + 5, y, width: 9 * W - 10, height: 36, rx: 18, fill: "#6e3f16" });
-      el("text", { x: M + 24, y: y + 25, "font-size": 17, fill: "#fff7e6", class: "kazan",
-        "data-side": side ? "black" : "white" }, svg, `${side ? "Black" : "White"}'s kazan: ${s.kazans[side]}`);
+      const name = side ? "Black" : "White";
+      const hole = s.tuzdyks[side];
+      const tuzdyk = narrow && hole !== null && hole >= 0
+        ? ` · tuzdyk: ${side ? "White" : "Black"}'s ${(hole % 9) + 1}` : "";
+      el("text", { x: M + 24, y: y + 26, "font-size": px(17), fill: "#fff7e6", class: "kazan",
+        "data-side": side ? "black" : "white" }, svg, `${name}'s kazan: ${s.kazans[side]}${tuzdyk}`);
     }
     $("t-board").innerHTML = "";
     $("t-board").appendChild(svg);
@@ -1402,9 +1425,11 @@ const Toguz = {
     if (values && !this.values && $("t-analysis").textContent === ENGINE_HINT) {
       // The review's values: what it says of the move played here.
       const m = this.review.moves[this.index];
-      $("t-analysis").textContent = `Review: ${m.side} played ${m.move} (${m.label}, ` +
-        `${m.loss.toFixed(2)} stones lost); the engine's move ${m.best_move}. ` +
-        `Every hole's value from the review's search (depth ${m.depth}).`;
+      const best = m.side === "White" ? m.best_score : -m.best_score;
+      $("t-analysis").textContent = `Review: ${m.side} played ${m.move}, ${m.label}, ` +
+        `losing ${m.loss.toFixed(2)} stones. The engine's move: ${m.best_move}, ` +
+        `${scoreText(Math.round(best * 100), "white")}. Every hole's value from the review's search ` +
+        `(depth ${m.depth}), from White's view.`;
     }
     renderRecord($("t-record"), this.record, this.index, blackToMove(this.history[0]), (ply) => this.goTo(ply));
     this.renderReview();
@@ -1543,7 +1568,9 @@ const Toguz = {
         tr.children[2].textContent = m.label;
         tr.children[2].className = `label-${m.label}`;
         tr.children[3].textContent = m.loss.toFixed(2);
-        tr.children[4].textContent = `${m.best_move} (${m.best_score >= 0 ? "+" : ""}${m.best_score.toFixed(2)})`;
+        // The review's scores are the mover's; the page's are White's.
+        const best = m.side === "White" ? m.best_score : -m.best_score;
+        tr.children[4].textContent = `${m.best_move} (${best >= 0 ? "+" : ""}${best.toFixed(2)})`;
         const go = () => this.goTo(m.ply - 1);
         tr.addEventListener("click", go);
         tr.tabIndex = 0;
@@ -1632,13 +1659,47 @@ $("t-import").addEventListener("click", () => recordBox("t", "",
 $("t-import-go").addEventListener("click", () => Toguz.importText($("t-record-text").value));
 $("t-record-close").addEventListener("click", () => { $("t-record-text").parentElement.hidden = true; });
 $("t-review-go").addEventListener("click", () => Toguz.reviewGame());
+// The board's text is sized for the width it is drawn at (a phone turned).
+window.addEventListener("resize", () => {
+  if (view === "toguz" && Toguz.show) Toguz.render();
+});
 
 
 // ------------------------------------------------------------- statistics
 
+/** The width in px of `text` at `size` px in the page's font (margins
+ * that fit their labels). */
+function textWidth(text, size) {
+  textWidth.canvas = textWidth.canvas || document.createElement("canvas");
+  const ctx = textWidth.canvas.getContext("2d");
+  ctx.font = `${size}px ${getComputedStyle(document.body).fontFamily}`;
+  return ctx.measureText(String(text)).width;
+}
+
+/** Labels without the part that all of them share up to a `/`
+ * (`six/flying-3/3-3`, `six/flying-3/2-3-1-0` → `3-3`, `2-3-1-0`), and
+ * that part (`six/flying-3/`; empty when they share none). */
+function shortLabels(labels) {
+  let prefix = labels.length > 1 ? labels[0].slice(0, labels[0].lastIndexOf("/") + 1) : "";
+  while (prefix && !labels.every((l) => l.startsWith(prefix) && l.length > prefix.length)) {
+    prefix = prefix.slice(0, prefix.slice(0, -1).lastIndexOf("/") + 1);
+  }
+  return { prefix, labels: labels.map((l) => l.slice(prefix.length)) };
+}
+
+/** A step of 1, 2 or 5 times a power of ten giving at most 5 steps up to
+ * `max`. */
+function tickStep(max) {
+  for (let unit = 1; ; unit *= 10) {
+    for (const k of [1, 2, 5]) if (max / (k * unit) <= 5) return k * unit;
+  }
+}
+
 const Stats = {
-  /** A chart box with a title, holding an SVG of the given size. */
-  chart(parent, title, width, height) {
+  /** A chart box with a title and a caption (both wrap in the box), holding
+   * an SVG drawn at the given size: a box narrower than it (a phone)
+   * scrolls sideways instead of shrinking the drawing. */
+  chart(parent, title, width, height, caption) {
     const box = document.createElement("div");
     box.className = "chart";
     const h = document.createElement("h3");
@@ -1649,6 +1710,12 @@ const Stats = {
     svg.setAttribute("height", height);
     svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
     box.appendChild(svg);
+    if (caption) {
+      const p = document.createElement("p");
+      p.className = "caption";
+      p.textContent = caption;
+      box.appendChild(p);
+    }
     parent.appendChild(box);
     const el = (name, attrs, text) => {
       const e = document.createElementNS(SVG_NS, name);
@@ -1660,19 +1727,34 @@ const Stats = {
     return el;
   },
 
-  /** Horizontal bars split into win/draw/loss shares, one per row. */
+  /** The width a chart's drawing has in `parent` (its box's padding and
+   * border taken off), at most `most`. */
+  room(parent, most) {
+    const width = parent.clientWidth ? parent.clientWidth - 18 : most;
+    return Math.min(most, width);
+  },
+
+  /** Horizontal bars split into win/draw/loss shares, one per row, the
+   * labels' margin as wide as the longest (their shared start, such as
+   * `six/flying-3/`, said once in the caption); as wide as the box allows,
+   * up to 520 px. */
   shares(parent, title, rows) {
-    const rowH = 18;
-    const width = 520;
-    const left = 80;
-    const el = this.chart(parent, title, width, rows.length * rowH + 30);
+    // Many rows (Lasker's sectors) closer together.
+    const rowH = rows.length > 24 ? 14 : 18;
+    const size = rows.length > 24 ? 11 : 12;
+    const { prefix, labels } = shortLabels(rows.map((r) => r.label));
+    const left = Math.ceil(Math.max(0, ...labels.map((l) => textWidth(l, size)))) + 12;
+    const width = Math.max(left + 100, this.room(parent, 520));
+    const caption = "Share of wins, draws and losses for the side to move." +
+      (prefix ? ` Tables ${prefix}…` : "");
+    const el = this.chart(parent, title, width, rows.length * rowH + 4, caption);
     rows.forEach((r, i) => {
       const y = 4 + i * rowH;
-      el("text", { x: left - 6, y: y + 13, "text-anchor": "end", "font-size": 12 }, r.label);
+      el("text", { x: left - 6, y: y + rowH - 5, "text-anchor": "end", "font-size": size }, labels[i]);
       let x = left;
       const total = r.wins + r.draws + r.losses || 1;
       for (const [key, n] of [["win", r.wins], ["draw", r.draws], ["loss", r.losses]]) {
-        const w = ((width - left - 10) * n) / total;
+        const w = ((width - left - 4) * n) / total;
         const rect = el("rect", { x, y, width: Math.max(w, 0), height: rowH - 3, fill: COLOUR[key] });
         const t = document.createElementNS(SVG_NS, "title");
         t.textContent = `${r.label}: ${n.toLocaleString()} ${key}s (${((100 * n) / total).toFixed(1)} %)`;
@@ -1680,29 +1762,53 @@ const Stats = {
         x += w;
       }
     });
-    const y = rows.length * rowH + 22;
-    el("text", { x: left, y, "font-size": 12 }, "share of wins, draws, losses for the side to move");
   },
 
   /** Vertical bars of longest wins and losses per table (`label`,
-   * `max_win`, `max_loss`). */
+   * `max_win`, `max_loss`): the labels across when they fit under their
+   * bars, else turned upright under narrower bars (Lasker's many sectors);
+   * the left margin as wide as the axis' numbers. */
   longest(parent, rows, what = "subspace") {
-    const width = Math.max(520, rows.length * 22 + 60);
-    const height = 240;
-    const el = this.chart(parent, `Longest win and loss (plies to conversion) per ${what}`, width, height);
+    const size = 10;
+    const { prefix, labels } = shortLabels(rows.map((r) => r.label));
     const max = Math.max(1, ...rows.map((r) => Math.max(r.max_win, r.max_loss)));
-    const base = height - 40;
-    const scale = (base - 10) / max;
-    rows.forEach((r, i) => {
-      const x = 40 + i * 22;
-      el("rect", { x, y: base - r.max_win * scale, width: 9, height: r.max_win * scale, fill: COLOUR.win });
-      el("rect", { x: x + 9, y: base - r.max_loss * scale, width: 9, height: r.max_loss * scale, fill: COLOUR.loss });
-      el("text", { x: x + 9, y: base + 14, "text-anchor": "middle", "font-size": 9 }, r.label);
-    });
-    for (let v = 0; v <= max; v += Math.max(1, Math.ceil(max / 5 / 10) * 10)) {
-      el("text", { x: 34, y: base - v * scale + 4, "text-anchor": "end", "font-size": 10 }, v);
+    const step = tickStep(max);
+    const top = Math.ceil(max / step) * step;
+    const left = Math.ceil(textWidth(top, size)) + 12;
+    const labelW = Math.ceil(Math.max(0, ...labels.map((l) => textWidth(l, size))));
+    const across = Math.max(22, labelW + 6);
+    const flat = left + rows.length * across + 10 <= Math.max(520, this.room(parent, 1200));
+    const group = flat ? across : 16;
+    const bar = (group - 4) / 2;
+    const plot = 180;
+    const base = 10 + plot;
+    const height = base + (flat ? 18 : labelW + 10);
+    const width = Math.max(left + rows.length * group + 10, 200);
+    const caption = `Per ${what}${prefix ? ` (${prefix}…)` : ""}: green the longest win, red the longest loss.`;
+    const el = this.chart(parent, `Longest win and loss (plies to conversion) per ${what}`, width, height, caption);
+    const scale = plot / top;
+    for (let v = 0; v <= top; v += step) {
+      const y = base - v * scale;
+      el("line", { x1: left - 3, x2: width - 6, y1: y, y2: y, stroke: v ? "#ece4d4" : "#8c8f96" });
+      el("text", { x: left - 6, y: y + 4, "text-anchor": "end", "font-size": size }, v);
     }
-    el("text", { x: 40, y: height - 6, "font-size": 12 }, `${what}; green: longest win, red: longest loss`);
+    rows.forEach((r, i) => {
+      const x = left + i * group + 2;
+      const cx = x + bar;
+      for (const [key, n, at] of [["win", r.max_win, x], ["loss", r.max_loss, cx]]) {
+        const rect = el("rect", { x: at, y: base - n * scale, width: bar, height: n * scale, fill: COLOUR[key] });
+        const t = document.createElementNS(SVG_NS, "title");
+        t.textContent = `${r.label}: longest ${key} ${n} plies`;
+        rect.appendChild(t);
+      }
+      if (flat) {
+        el("text", { x: cx, y: base + 14, "text-anchor": "middle", "font-size": size, class: "x-label" }, labels[i]);
+      } else {
+        const y = base + 6;
+        el("text", { x: cx + size * 0.35, y, "text-anchor": "end", "font-size": size, class: "x-label",
+          transform: `rotate(-90 ${cx + size * 0.35} ${y})` }, labels[i]);
+      }
+    });
   },
 
   /** The summary line of a board's statistics (every board's `stats`

@@ -477,6 +477,30 @@ fn xml_escape(s: &str) -> String {
 }
 
 /// A score and chance graph of the review as a stand-alone SVG: above,
+/// The graph's title: the record's header as far as it goes (the players,
+/// the date, the result), the length of the game, and "Game review" for
+/// a record without players.
+fn title(r: &Review) -> String {
+    let known = |s: &str| !s.is_empty() && s != "?";
+    let mut parts = vec![if known(&r.white) || known(&r.black) {
+        format!("{} (White) – {} (Black)", r.white, r.black)
+    } else {
+        "Game review".to_string()
+    }];
+    if known(&r.date) {
+        parts.push(r.date.clone());
+    }
+    parts.push(match r.moves.len() {
+        1 => "1 ply".to_string(),
+        n => format!("{n} plies"),
+    });
+    parts.push(match r.result.as_str() {
+        "*" | "" | "?" => "no result".to_string(),
+        result => format!("result {result}"),
+    });
+    parts.join(", ")
+}
+
 /// White's value after every ply (stones, clipped to the plotted range),
 /// blunders marked with red dots and mistakes with orange ones; below,
 /// White's chances (win, and win or draw, in per cent) with the deciding
@@ -508,10 +532,7 @@ pub fn svg(r: &Review) -> String {
         ctop + cph - top
     );
     let _ = writeln!(s, r##"<rect width="{w}" height="{h}" fill="#ffffff"/>"##);
-    let title = format!(
-        "{} (White) – {} (Black), {}, {}",
-        r.white, r.black, r.date, r.result
-    );
+    let title = title(r);
     let _ = writeln!(
         s,
         r##"<text x="{left}" y="22" font-size="14" font-weight="bold">{}</text>"##,
@@ -800,5 +821,23 @@ mod tests {
             assert!(rev.moments.iter().any(|x| x.ply == ply));
         }
         assert_eq!(svg.matches("class=\"moment\"").count(), rev.moments.len());
+        // A record without a header: a title without question marks; with
+        // one, its players, date and result.
+        assert!(
+            svg.contains(">Game review, 16 plies, no result</text>"),
+            "{svg}"
+        );
+        let mut rev = rev;
+        rev.white = "argenby".into();
+        rev.black = "sportt".into();
+        rev.date = "2024.05.01".into();
+        rev.result = "1-0".into();
+        let named = super::svg(&rev);
+        assert!(
+            named.contains(
+                ">argenby (White) – sportt (Black), 2024.05.01, 16 plies, result 1-0</text>"
+            ),
+            "{named}"
+        );
     }
 }
