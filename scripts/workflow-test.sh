@@ -57,7 +57,7 @@ for game in $GAMES; do
         nine) check nine "--stones 4 --placement" "stones=4 placement=1" ;;
         six) check six "" "" ;;
         toguz) check toguz "--max-stones 6" "stones=6" ;;
-        morabaraba) check morabaraba "--max-stones 4" "stones=4" ;;
+        morabaraba) check morabaraba "--stones 4" "stones=4" ;;
         lasker) check lasker "--stones 3" "stones=3" ;;
         nine7) check nine "--max-stones 7" "opts=--max-stones=7" ;;
         nine5) check nine "--stones 5 --placement" "stones=5 placement=1" ;;

@@ -25,6 +25,7 @@ use mill::tables::keys::Subspace;
 use mill::tables::keys::TableId;
 use mill::tables::outcomes::MovingOutcomes;
 use mill::tables::pair::{recompute, MovingPair};
+use mill::tables::Size;
 use tablebase::retro::{solve, Silent};
 use tablebase::{Outcome, Value};
 
@@ -221,7 +222,7 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
 fn tables_match_the_forward_solver(max: u8, flying: bool) {
     let dir = temp_dir(&format!("forward-{max}-{flying}"));
     let rules = RuleSet::new(12, flying);
-    moving::generate::<Morabaraba>(&dir, rules, max, &Silent, |_| {}).unwrap();
+    moving::generate::<Morabaraba>(&dir, rules, Size::game(max), &Silent, |_| {}).unwrap();
     let model = model(flying);
     let bits: Vec<u8> = model.board.names.iter().map(|n| bit(n)).collect();
     let to_engine = |set: u32| {
@@ -275,10 +276,12 @@ fn four_three_matches_the_forward_solver() {
 fn files_refuse_another_rule_set() {
     let dir = temp_dir("files");
     let rules = RuleSet::new(12, true);
-    let reports = moving::generate::<Morabaraba>(&dir, rules, 3, &Silent, |_| {}).unwrap();
+    let reports =
+        moving::generate::<Morabaraba>(&dir, rules, Size::game(3), &Silent, |_| {}).unwrap();
     assert!(!reports[0].resumed);
     // A second run finds the tables and keeps them.
-    let again = moving::generate::<Morabaraba>(&dir, rules, 3, &Silent, |_| {}).unwrap();
+    let again =
+        moving::generate::<Morabaraba>(&dir, rules, Size::game(3), &Silent, |_| {}).unwrap();
     assert!(again[0].resumed);
     let sub = Subspace::new(3, 3);
     let id = TableId::Moving(sub);
@@ -351,7 +354,7 @@ fn full_board_subspace_is_a_draw() {
 fn cli_generate_stats_verify_probe() {
     let dir = temp_dir("cli");
     let d = dir.to_str().unwrap();
-    let table = ["--max-stones", "3", "--dir", d];
+    let table = ["--stones", "3", "--dir", d];
     let with = |verb: &[&str]| -> Vec<String> {
         let mut v: Vec<String> = ["morabaraba"].iter().map(|s| s.to_string()).collect();
         v.extend(verb.iter().map(|s| s.to_string()));
@@ -465,7 +468,7 @@ fn outcome_of(v: oracle::Solved) -> Outcome {
 fn three_stone_game_search_matches_the_forward_solver() {
     let dir = temp_dir("start-3");
     let rules = RuleSet::new(12, true);
-    moving::generate::<Morabaraba>(&dir, rules, 3, &Silent, |_| {}).unwrap();
+    moving::generate::<Morabaraba>(&dir, rules, Size::game(3), &Silent, |_| {}).unwrap();
     let tb = MovingOutcomes::<Morabaraba, Symmetric>::load(&dir, rules, 3, |_| {}).unwrap();
     let (states, values) = oracle::forward_solve(3, &model(true));
     let start = outcome_of(values[0]);
@@ -533,7 +536,7 @@ fn minimax(tb: &MovingOutcomes<Morabaraba, Symmetric>, pos: &Position) -> i8 {
 fn four_stone_game_search_matches_plain_minimax() {
     let dir = temp_dir("start-4");
     let rules = RuleSet::new(12, true);
-    moving::generate::<Morabaraba>(&dir, rules, 4, &Silent, |_| {}).unwrap();
+    moving::generate::<Morabaraba>(&dir, rules, Size::game(4), &Silent, |_| {}).unwrap();
     let tb = MovingOutcomes::<Morabaraba, Symmetric>::load(&dir, rules, 4, |_| {}).unwrap();
     let mut search = PlacementSearch::new(&tb);
     let mut x: u64 = 0x0123_4567_89AB_CDEF;

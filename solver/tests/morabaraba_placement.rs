@@ -346,8 +346,14 @@ fn malom_compare_reads_mora_files() {
     )
     .unwrap();
     let rules = RuleSet::new(12, true);
-    mill::games::morabaraba::moving::generate::<Morabaraba>(&ours, rules, 3, &Silent, |_| {})
-        .unwrap();
+    mill::games::morabaraba::moving::generate::<Morabaraba>(
+        &ours,
+        rules,
+        mill::tables::Size::game(3),
+        &Silent,
+        |_| {},
+    )
+    .unwrap();
     let ids = mill::malom::sector_files_of(&theirs, mill::malom::MORABARABA).unwrap();
     assert_eq!(ids.len(), 1, "only the mora_ file");
     let (out, ok) = run_cli(&[

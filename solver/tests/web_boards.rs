@@ -47,7 +47,7 @@ fn tables() -> &'static Path {
             &["nine", "generate", "--no-flying", "--max-stones", "7"][..],
             &["six", "generate"],
             &["lasker", "generate", "--stones", "3"],
-            &["morabaraba", "generate", "--max-stones", "4"],
+            &["morabaraba", "generate", "--stones", "4"],
         ] {
             let mut args = args.to_vec();
             args.extend(["--dir", d, "--quiet"]);
@@ -260,7 +260,7 @@ fn morabaraba_by_tables_and_by_search() {
         solver(&[
             "morabaraba",
             "probe",
-            "--max-stones",
+            "--stones",
             "4",
             "--dir",
             d,
@@ -289,15 +289,7 @@ fn morabaraba_by_tables_and_by_search() {
     let stats = ok(get(addr, "/api/morabaraba/stats"));
     assert_eq!(
         stats,
-        solver(&[
-            "morabaraba",
-            "stats",
-            "--max-stones",
-            "4",
-            "--dir",
-            d,
-            "--json"
-        ])
+        solver(&["morabaraba", "stats", "--stones", "4", "--dir", d, "--json"])
     );
     // The diagonals are drawn.
     let svg = get_position(addr, "/api/morabaraba/svg", text);
@@ -312,10 +304,7 @@ fn morabaraba_by_tables_and_by_search() {
         404,
         "missing-table",
     );
-    assert!(
-        e.contains("solver morabaraba generate --max-stones 5"),
-        "{e}"
-    );
+    assert!(e.contains("solver morabaraba generate --stones 5"), "{e}");
 }
 
 #[test]
@@ -371,7 +360,7 @@ fn games_are_listed_and_without_tables_say_how_to_make_them() {
         (
             "morabaraba",
             "........................ w 12 12",
-            "solver morabaraba generate --max-stones 4",
+            "solver morabaraba generate --stones 4",
         ),
         (
             "nine-noflying",

@@ -825,7 +825,7 @@ fn boards_config() -> server::Config {
         (&["nine", "generate", "--stones", "4", "--placement"], nine),
         (&["six", "generate", "--stones", "3"], &boards),
         (&["lasker", "generate", "--stones", "3"], &boards),
-        (&["morabaraba", "generate", "--max-stones", "3"], &boards),
+        (&["morabaraba", "generate", "--stones", "3"], &boards),
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_solver"))
             .args(args)

@@ -200,9 +200,9 @@ fn nine_jobs_equal_generate() {
 
 #[test]
 fn morabaraba_jobs_equal_generate() {
-    jobs_equal_generate("morabaraba", &["--max-stones", "4"]);
+    jobs_equal_generate("morabaraba", &["--stones", "4"]);
     // The whole 4-stone game: its placement sectors read sectors and pairs.
-    jobs_equal_generate("morabaraba", &["--max-stones", "4", "--placement"]);
+    jobs_equal_generate("morabaraba", &["--stones", "4", "--placement"]);
 }
 
 #[test]
@@ -259,7 +259,7 @@ fn only_refuses_unknown_keys_and_missing_inputs() {
         &[
             "morabaraba",
             "generate",
-            "--max-stones",
+            "--stones",
             "4",
             "--dir",
             d,

@@ -33,7 +33,7 @@ def lasker_dir(solver_bin, tmp_path_factory):
 @pytest.fixture(scope="session")
 def morabaraba_dir(solver_bin, tmp_path_factory):
     return generate(
-        solver_bin, tmp_path_factory, "morabaraba", "morabaraba", "generate", "--max-stones", "4"
+        solver_bin, tmp_path_factory, "morabaraba", "morabaraba", "generate", "--stones", "4"
     )
 
 
@@ -104,12 +104,12 @@ def test_morabaraba_by_search_and_tables(morabaraba_dir, solver_bin):
     text = "W..W...W............B.BB w 0 0"
     a = game.probe(text)
     assert a == cli_json(
-        solver_bin, "morabaraba", "probe", "--max-stones", "4", "--dir", morabaraba_dir, "--json", text
+        solver_bin, "morabaraba", "probe", "--stones", "4", "--dir", morabaraba_dir, "--json", text
     )
     assert a["value"] == "win" and a["dtc"] == 1
     check_moves(game, a)
     # More stones than the tables cover: the command that makes them.
-    with pytest.raises(ms.TablebaseError, match="morabaraba generate --max-stones 5"):
+    with pytest.raises(ms.TablebaseError, match="morabaraba generate --stones 5"):
         game.probe("WWWWW...........BBBBB... w 0 0")
 
 
@@ -125,7 +125,7 @@ def test_missing_tables_and_bad_input(tmp_path):
     for name, command in [
         ("six", "solver six generate"),
         ("lasker", "solver lasker generate --stones 4"),
-        ("morabaraba", "solver morabaraba generate --max-stones 4"),
+        ("morabaraba", "solver morabaraba generate --stones 4"),
     ]:
         game = ms.Game(name, tmp_path)
         # The rules need no tables.

@@ -55,7 +55,7 @@ pub struct Config {
     /// Lasker Morris tables (`solver lasker generate --stones K`).
     pub lasker_dir: PathBuf,
     /// Morabaraba moving-phase tables (`solver morabaraba generate
-    /// --max-stones N`).
+    /// --stones K`).
     pub morabaraba_dir: PathBuf,
     /// The Nine Men's Morris rule set.
     pub rules: RuleSet,

@@ -30,7 +30,7 @@ use std::time::Instant;
 pub struct StartArgs {
     /// The game with N stones a side (the empty board, N each in hand);
     /// needs the tables of the subspaces with 3..=N stones a side
-    /// (`generate --max-stones N`).
+    /// (`generate --stones N`).
     #[arg(long, value_name = "N", default_value_t = 12,
           value_parser = clap::value_parser!(u8).range(3..=12))]
     pub stones: u8,

@@ -22,6 +22,7 @@ pub mod plan;
 pub mod progress;
 pub mod serve;
 pub mod six;
+pub mod size;
 pub mod three;
 pub mod toguz;
 pub mod toguz_analysis;

@@ -20,6 +20,7 @@ use mill::rules::board::Morabaraba;
 use mill::rules::parse_position;
 use mill::rules::position::Position;
 use mill::rules::variant::{FullBoard, RuleSet};
+use mill::tables::Size;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -63,12 +64,12 @@ impl RuleArgs {
 pub struct TableArgs {
     #[command(flatten)]
     pub files: RuleArgs,
-    /// Subspaces with 3 to N stones a side (12 is the whole moving phase,
-    /// about 1.65 × 10^10 positions: hours); with `--placement`, the
-    /// N-stone game (`--stones N` says the same).
-    #[arg(long, visible_alias = "stones", value_name = "N", default_value_t = 12,
+    /// The game with K stones a side (3..=12): its subspaces, 3..=K stones
+    /// a side (12 is the whole moving phase, about 1.65 × 10^10 positions:
+    /// hours) and, with `--placement`, its placement sectors.
+    #[arg(long, value_name = "K", default_value_t = 12,
           value_parser = clap::value_parser!(u8).range(3..=12))]
-    pub max_stones: u8,
+    pub stones: u8,
 }
 
 impl TableArgs {
@@ -86,15 +87,17 @@ pub enum Command {
     /// Count the leaves of the game tree to DEPTH plies (a finished game is
     /// a leaf, a full board too), with the count below each first move.
     Perft(PerftArgs),
-    /// Solve the moving-phase subspaces with 3..=N stones a side, pair by
+    /// Solve the moving-phase subspaces with 3..=K stones a side, pair by
     /// pair, each written to the directory when solved (a cut-off run
     /// resumes: pairs already on disk are checked and skipped); with
-    /// `--placement`, then every placement sector of the N-stone game
+    /// `--placement`, then every placement sector of the K-stone game
     /// (Malom's `W-B-WF-BF`), sector by sector, resumable the same way.
     Generate {
         #[command(flatten)]
         tables: TableArgs,
-        /// Also every placement sector (the whole N-stone game stored).
+        #[command(flatten)]
+        max: super::size::MaxStones,
+        /// Also every placement sector (the whole K-stone game stored).
         #[arg(long)]
         placement: bool,
         /// Worker threads (default: one per core).
@@ -113,7 +116,9 @@ pub enum Command {
     Plan {
         #[command(flatten)]
         tables: TableArgs,
-        /// Also every placement sector of the N-stone game.
+        #[command(flatten)]
+        max: super::size::MaxStones,
+        /// Also every placement sector of the K-stone game.
         #[arg(long)]
         placement: bool,
         #[command(flatten)]
@@ -124,7 +129,9 @@ pub enum Command {
     Stats {
         #[command(flatten)]
         tables: TableArgs,
-        /// Also every placement sector of the N-stone game.
+        #[command(flatten)]
+        max: super::size::MaxStones,
+        /// Also every placement sector of the K-stone game.
         #[arg(long)]
         placement: bool,
     },
@@ -132,7 +139,9 @@ pub enum Command {
     Verify {
         #[command(flatten)]
         tables: TableArgs,
-        /// Also every placement sector of the N-stone game.
+        #[command(flatten)]
+        max: super::size::MaxStones,
+        /// Also every placement sector of the K-stone game.
         #[arg(long)]
         placement: bool,
         /// Check this many evenly spread slots a subspace instead of all.
@@ -202,20 +211,28 @@ pub fn run(args: Args) -> CliResult {
         Command::Perft(a) => perft::<Morabaraba>(&a, rules::<Morabaraba>(&a.common)),
         Command::Generate {
             tables,
+            max,
             threads,
             quiet,
             placement,
             only: super::plan::OnlyArgs { only: Some(key) },
-        } => pool(threads)?
-            .install(|| super::morabaraba_plan::generate_only(&tables, placement, &key, quiet)),
+        } => pool(threads)?.install(|| {
+            super::morabaraba_plan::generate_only(&tables, &max, placement, &key, quiet)
+        }),
         Command::Generate {
             tables,
+            max,
             placement,
             threads,
             quiet,
             ..
         } => pool(threads)?.install(|| {
-            generate(&tables, quiet)?;
+            let size = max.of(tables.stones);
+            if placement {
+                size.check_placement()
+                    .map_err(|e| CliError::input(e.to_string()))?;
+            }
+            generate(&tables, size, quiet)?;
             if placement {
                 super::morabaraba_placement::generate(&tables, quiet)?;
             }
@@ -223,22 +240,28 @@ pub fn run(args: Args) -> CliResult {
         }),
         Command::Plan {
             tables,
+            max,
             placement,
             progress,
-        } => super::morabaraba_plan::plan(&tables, placement, &progress),
-        Command::Stats { tables, placement } => {
+        } => super::morabaraba_plan::plan(&tables, &max, placement, &progress),
+        Command::Stats {
+            tables,
+            max,
+            placement,
+        } => {
             if placement {
                 super::morabaraba_placement::stats(&tables)
             } else {
-                stats(&tables)
+                stats(&tables, max.of(tables.stones))
             }
         }
         Command::Verify {
             tables,
+            max,
             placement,
             sample,
         } => {
-            verify(&tables, sample)?;
+            verify(&tables, max.of(tables.stones), sample)?;
             if placement {
                 super::morabaraba_placement::verify(&tables, sample)?;
             }
@@ -276,7 +299,7 @@ fn run_duel(args: &TableArgs, duel: &super::duel::DuelArgs) -> CliResult {
             dir.display()
         )));
     }
-    let stones = args.max_stones;
+    let stones = args.stones;
     let stored = TableFiles::<Morabaraba, Symmetric>::new(dir, args.rules());
     if !stored.has_placement(stones) {
         return Err(CliError::from(format!(
@@ -330,11 +353,11 @@ fn subspace_line(r: &SubspaceReport) -> String {
 const HEADER: &str =
     "  sub        slots    positions         wins        draws       losses   win  loss       bytes";
 
-fn generate(args: &TableArgs, quiet: bool) -> CliResult {
+fn generate(args: &TableArgs, size: Size, quiet: bool) -> CliResult {
     let rules = args.rules();
-    let max = args.max_stones;
     symmetric::warm_up::<Morabaraba>();
-    let total: u64 = moving::subspaces(max)
+    let total: u64 = size
+        .subspaces()
         .iter()
         .map(|&s| symmetric::size::<Morabaraba>(s))
         .sum();
@@ -343,7 +366,7 @@ fn generate(args: &TableArgs, quiet: bool) -> CliResult {
     if !quiet && !args.files.json {
         println!("{HEADER}");
     }
-    let reports = moving::generate::<Morabaraba>(&args.files.dir, rules, max, &progress, |r| {
+    let reports = moving::generate::<Morabaraba>(&args.files.dir, rules, size, &progress, |r| {
         let slots: u64 = r.parts.iter().map(|p| p.slots).sum();
         progress.advance_overall(slots);
         if !quiet && !args.files.json {
@@ -378,7 +401,7 @@ fn generate(args: &TableArgs, quiet: bool) -> CliResult {
         // The statistics of the subspaces written, as `stats --json`
         // prints them, with the run's own figures.
         let rows: Vec<SubspaceReport> = parts.iter().map(|&p| p.clone()).collect();
-        let mut doc = report::moving_stats_json("morabaraba", &rows, rules, max);
+        let mut doc = report::moving_stats_json("morabaraba", &rows, rules, size.stones);
         doc["slots"] = slots.into();
         doc["solved_slots"] = solved.into();
         doc["seconds"] = seconds.into();
@@ -396,9 +419,9 @@ fn generate(args: &TableArgs, quiet: bool) -> CliResult {
     Ok(())
 }
 
-fn stats(args: &TableArgs) -> CliResult {
+fn stats(args: &TableArgs, size: Size) -> CliResult {
     let rules = args.rules();
-    let rows = moving::stats::<Morabaraba>(&args.files.dir, rules, args.max_stones)?;
+    let rows = moving::stats::<Morabaraba>(&args.files.dir, rules, size)?;
     let sum = |f: fn(&SubspaceReport) -> u64| rows.iter().map(f).sum::<u64>();
     let (positions, wins, draws, losses, bytes) = (
         sum(|r| r.positions),
@@ -412,7 +435,7 @@ fn stats(args: &TableArgs) -> CliResult {
             "morabaraba",
             &rows,
             rules,
-            args.max_stones,
+            size.stones,
         ));
     }
     println!("{HEADER}");
@@ -426,21 +449,20 @@ fn stats(args: &TableArgs) -> CliResult {
     Ok(())
 }
 
-fn verify(args: &TableArgs, sample: Option<u64>) -> CliResult {
+fn verify(args: &TableArgs, size: Size, sample: Option<u64>) -> CliResult {
     let rules = args.rules();
     let started = Instant::now();
     let json = args.files.json;
-    let reports =
-        moving::verify::<Morabaraba>(&args.files.dir, rules, args.max_stones, sample, |r| {
-            if !json {
-                println!(
-                    "{:>5}: {} positions recomputed, {} mismatches",
-                    r.sub.to_string(),
-                    r.checked,
-                    r.mismatches
-                );
-            }
-        })?;
+    let reports = moving::verify::<Morabaraba>(&args.files.dir, rules, size, sample, |r| {
+        if !json {
+            println!(
+                "{:>5}: {} positions recomputed, {} mismatches",
+                r.sub.to_string(),
+                r.checked,
+                r.mismatches
+            );
+        }
+    })?;
     let checked: u64 = reports.iter().map(|r| r.checked).sum();
     let bad: u64 = reports.iter().map(|r| r.mismatches).sum();
     let seconds = started.elapsed().as_secs_f64();
@@ -448,7 +470,7 @@ fn verify(args: &TableArgs, sample: Option<u64>) -> CliResult {
         print_json(&report::verify_json(
             "morabaraba",
             rules,
-            args.max_stones,
+            size.stones,
             reports.len(),
             [checked, bad],
             seconds,
@@ -474,7 +496,7 @@ fn probe(words: &[String], args: &TableArgs) -> CliResult {
     // takes its start).
     let pos = if words.is_empty() {
         Position::start(RuleSet {
-            stones: args.max_stones,
+            stones: args.stones,
             ..rules
         })
     } else {

@@ -53,7 +53,7 @@ fn sector_json(r: &SectorReport) -> serde_json::Value {
 /// after its moving phase (already on disk).
 pub fn generate(args: &TableArgs, quiet: bool) -> CliResult {
     let rules = args.rules();
-    let stones = args.max_stones;
+    let stones = args.stones;
     let json = args.files.json;
     symmetric::warm_up::<Morabaraba>();
     let (count, total, largest) = placement::size::<Morabaraba>(stones);
@@ -118,13 +118,13 @@ pub fn generate(args: &TableArgs, quiet: bool) -> CliResult {
 /// `stats --placement`: every placement sector's figures from its header.
 pub fn stats(args: &TableArgs) -> CliResult {
     let rules = args.rules();
-    let rows = placement::stats::<Morabaraba>(&args.files.dir, rules, args.max_stones)?;
+    let rows = placement::stats::<Morabaraba>(&args.files.dir, rules, args.stones)?;
     let sum = |f: fn(&SectorReport) -> u64| rows.iter().map(f).sum::<u64>();
     let (slots, positions, bytes) = (sum(|r| r.slots), sum(|r| r.positions), sum(|r| r.bytes));
     let wdl = [sum(|r| r.wdl[0]), sum(|r| r.wdl[1]), sum(|r| r.wdl[2])];
     if args.files.json {
         return print_json(&json!({
-            "variant": "morabaraba", "flying": rules.flying, "stones": args.max_stones,
+            "variant": "morabaraba", "flying": rules.flying, "stones": args.stones,
             "sectors": rows.iter().map(sector_json).collect::<Vec<_>>(),
             "slots": slots, "positions": positions, "wins": wdl[0], "draws": wdl[1],
             "losses": wdl[2], "bytes": bytes,
@@ -150,7 +150,7 @@ pub fn verify(args: &TableArgs, sample: Option<u64>) -> CliResult {
     let json = args.files.json;
     let started = Instant::now();
     let reports =
-        placement::verify::<Morabaraba>(&args.files.dir, rules, args.max_stones, sample, |r| {
+        placement::verify::<Morabaraba>(&args.files.dir, rules, args.stones, sample, |r| {
             if !json && r.mismatches > 0 {
                 println!(
                     "{:>11}: {} positions recomputed, {} mismatches",
@@ -167,7 +167,7 @@ pub fn verify(args: &TableArgs, sample: Option<u64>) -> CliResult {
         print_json(&mill::games::report::verify_json(
             "morabaraba",
             rules,
-            args.max_stones,
+            args.stones,
             reports.len(),
             [checked, bad],
             seconds,

@@ -4,6 +4,8 @@
 
 use super::morabaraba::TableArgs;
 use super::progress::Progress;
+use super::size::MaxStones;
+use super::CliError;
 use super::CliResult;
 use mill::games::morabaraba::{moving, placement};
 use mill::rules::board::Morabaraba;
@@ -13,11 +15,14 @@ use mill::tables::plan::Unit;
 /// `solver morabaraba plan`.
 pub fn plan(
     tables: &TableArgs,
+    max: &MaxStones,
     placement: bool,
     progress: &super::plan::ProgressArgs,
 ) -> CliResult {
     let rules = tables.rules();
-    let plan = mill::tables::plan::morabaraba(rules, tables.max_stones, placement);
+    let size = max.of(tables.stones);
+    let plan = mill::tables::plan::morabaraba(rules, size, placement)
+        .map_err(|e| CliError::input(e.to_string()))?;
     let mut options = Vec::new();
     if !rules.flying {
         options.push("--no-flying".to_string());
@@ -25,9 +30,7 @@ pub fn plan(
     if rules.full_board == FullBoard::BlockedLoses {
         options.push("--blocked-loses".into());
     }
-    if tables.max_stones != 12 {
-        options.push(format!("--max-stones {}", tables.max_stones));
-    }
+    options.extend(size.options(12));
     if placement {
         options.push("--placement".into());
     }
@@ -42,9 +45,16 @@ pub fn plan(
 
 /// `solver morabaraba generate --only KEY`: one pair or placement sector,
 /// the tables it reads on disk.
-pub fn generate_only(tables: &TableArgs, placement: bool, key: &str, quiet: bool) -> CliResult {
+pub fn generate_only(
+    tables: &TableArgs,
+    max: &MaxStones,
+    placement: bool,
+    key: &str,
+    quiet: bool,
+) -> CliResult {
     let (dir, rules) = (&tables.files.dir, tables.rules());
-    let plan = mill::tables::plan::morabaraba(rules, tables.max_stones, placement);
+    let plan = mill::tables::plan::morabaraba(rules, max.of(tables.stones), placement)
+        .map_err(|e| CliError::input(e.to_string()))?;
     let job = super::plan::ready(&plan, key, dir)?;
     let progress = Progress::new(quiet, job.slots, "slots");
     let result = match job.id {

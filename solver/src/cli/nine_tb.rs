@@ -3,12 +3,13 @@
 use super::progress::{pair_positions, Progress};
 use super::CliError;
 use super::{print_json, CliResult};
-use mill::games::nine::files::{self, file_name, pairs, rules_name, scan_all, sector_file_name};
+use mill::games::nine::files::{self, file_name, rules_name, scan_all, sector_file_name};
 use mill::games::nine::placement;
 use mill::index::nine::{self, Subspace};
 use mill::rules::variant::RuleSet;
 use mill::tables::keys::Sector;
 use mill::tables::plan::Unit;
+use mill::tables::Size;
 use serde_json::json;
 use std::path::PathBuf;
 
@@ -33,9 +34,8 @@ impl TableArgs {
 /// Which subspaces a long job covers and how it runs.
 #[derive(clap::Args, Debug, Clone)]
 pub struct JobArgs {
-    /// Only subspaces with at most N stones in all (w + b ≤ N, 6..=18).
-    #[arg(long, default_value_t = 18, value_parser = clap::value_parser!(u8).range(6..=18))]
-    pub max_stones: u8,
+    #[command(flatten)]
+    pub max: super::size::MaxStones,
     /// Worker threads (default: one per core).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -75,9 +75,8 @@ pub struct PlanArgs {
     /// The rule set without flying (its files are separate).
     #[arg(long)]
     pub no_flying: bool,
-    /// Only subspaces with at most N stones in all (w + b ≤ N, 6..=18).
-    #[arg(long, default_value_t = 18, value_parser = clap::value_parser!(u8).range(6..=18))]
-    pub max_stones: u8,
+    #[command(flatten)]
+    pub max: super::size::MaxStones,
     /// The game with K stones a side (3..=9).
     #[arg(long, value_name = "K", default_value_t = 9, value_parser = clap::value_parser!(u8).range(3..=9))]
     pub stones: u8,
@@ -91,26 +90,19 @@ pub struct PlanArgs {
 /// The table graph of Nine Men's Morris for these size options.
 fn nine_plan(
     rules: RuleSet,
-    stones: u8,
-    max_stones: u8,
+    size: Size,
     placement: bool,
 ) -> Result<tablebase::plan::Plan<Unit>, CliError> {
-    mill::tables::plan::nine(rules, stones, max_stones, placement)
-        .map_err(|e| CliError::input(e.to_string()))
+    mill::tables::plan::nine(rules, size, placement).map_err(|e| CliError::input(e.to_string()))
 }
 
 /// The size options as `generate` takes them (what `plan --json` reports).
-fn size_options(no_flying: bool, stones: u8, max_stones: u8, placement: bool) -> String {
+fn size_options(no_flying: bool, size: Size, placement: bool) -> String {
     let mut out = Vec::new();
     if no_flying {
         out.push("--no-flying".to_string());
     }
-    if stones != 9 {
-        out.push(format!("--stones {stones}"));
-    }
-    if max_stones != 18 {
-        out.push(format!("--max-stones {max_stones}"));
-    }
+    out.extend(size.options(9));
     if placement {
         out.push("--placement".into());
     }
@@ -120,8 +112,9 @@ fn size_options(no_flying: bool, stones: u8, max_stones: u8, placement: bool) ->
 /// `solver nine plan`.
 pub fn plan(args: PlanArgs) -> CliResult {
     let rules = RuleSet::nine(!args.no_flying);
-    let plan = nine_plan(rules, args.stones, args.max_stones, args.placement)?;
-    let options = size_options(args.no_flying, args.stones, args.max_stones, args.placement);
+    let size = args.max.of(args.stones);
+    let plan = nine_plan(rules, size, args.placement)?;
+    let options = size_options(args.no_flying, size, args.placement);
     super::plan::print(
         "nine",
         &options,
@@ -135,7 +128,7 @@ pub fn plan(args: PlanArgs) -> CliResult {
 fn generate_only(args: &GenerateArgs, key: &str) -> CliResult {
     let rules = args.tables.rules();
     let dir = &args.tables.dir;
-    let plan = nine_plan(rules, args.stones, args.job.max_stones, args.placement)?;
+    let plan = nine_plan(rules, args.job.max.of(args.stones), args.placement)?;
     let job = super::plan::ready(&plan, key, dir)?;
     let progress = Progress::new(args.job.quiet, job.slots, "slots");
     let result = with_threads(args.job.threads, || match job.id {
@@ -262,16 +255,12 @@ pub fn generate(args: GenerateArgs) -> CliResult {
         return generate_only(&args, key);
     }
     let k = args.stones;
-    if args.placement && args.job.max_stones < 2 * k {
-        return Err(CliError::from(format!(
-            "--placement needs every moving subspace of the {k}-stone game: drop --max-stones or make it at least {}",
-            2 * k
-        )));
+    let size = args.job.max.of(k);
+    if args.placement {
+        size.check_placement()
+            .map_err(|e| CliError::input(e.to_string()))?;
     }
-    let todo: Vec<Subspace> = pairs(args.job.max_stones)
-        .into_iter()
-        .filter(|p| p.us <= k && p.them <= k)
-        .collect();
+    let todo = size.pairs();
     let sectors = if args.placement {
         Sector::all(k)
     } else {
@@ -297,8 +286,7 @@ pub fn generate(args: GenerateArgs) -> CliResult {
     if args.json {
         // The tables of this run's game (the directory may hold others).
         let (mut moving, mut placed) = scan_all(&dir, rules)?;
-        let max = args.job.max_stones;
-        moving.retain(|s, _| s.us <= k && s.them <= k && s.us + s.them <= max);
+        moving.retain(|&s, _| size.contains(s));
         placed.retain(|s, _| sectors.contains(s));
         let mut doc = mill::games::nine::report::stats_json(&(moving, placed), rules);
         doc["seconds"] = started.elapsed().as_secs_f64().into();
@@ -311,7 +299,7 @@ pub fn generate(args: GenerateArgs) -> CliResult {
         } else if k < 9 {
             format!("the moving phase of the {k}-stone game")
         } else {
-            format!("up to {} stones", args.job.max_stones)
+            format!("up to {} stones", size.max_total)
         };
         eprintln!(
             "tablebases ({}) for {what} are complete in {}",
@@ -412,7 +400,7 @@ pub fn verify(args: VerifyArgs) -> CliResult {
         )));
     }
     let started = std::time::Instant::now();
-    let band = args.min_stones..=args.job.max_stones;
+    let band = args.min_stones..=args.job.max.of(9).max_total;
     let only = !args.subspaces.is_empty() || !args.sectors.is_empty();
     let listed = |s: &Subspace| !only || args.subspaces.contains(s);
     // In the generator's pair order, so that each table is loaded once.
@@ -517,16 +505,10 @@ pub fn verify(args: VerifyArgs) -> CliResult {
     let count = chosen.len() + chosen_sectors.len();
     if args.json {
         let checked = report.iter().filter_map(|r| r["checked"].as_u64()).sum();
-        let stones = chosen_subspaces
-            .iter()
-            .map(|s| s.us.max(s.them))
-            .chain(
-                chosen_sectors
-                    .iter()
-                    .map(|s| (s.us + s.us_hand).max(s.them + s.them_hand)),
-            )
-            .max()
-            .unwrap_or(0);
+        let stones = mill::games::nine::report::largest_game(
+            chosen_subspaces.iter().copied(),
+            chosen_sectors.iter().copied(),
+        );
         let seconds = started.elapsed().as_secs_f64();
         let mut doc = mill::games::report::verify_json(
             "nine",

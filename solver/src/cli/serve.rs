@@ -21,7 +21,7 @@ pub struct Args {
     #[arg(long, default_value = "lasker-tables")]
     pub lasker_dir: PathBuf,
     /// Morabaraba moving-phase tables (`solver morabaraba generate
-    /// --max-stones N`): the largest N-stone game whose subspaces are all
+    /// --stones N`): the largest N-stone game whose subspaces are all
     /// there is served, its placement by search (its outcomes held in
     /// memory once used: 4.3 GB for N = 12).
     #[arg(long, default_value = "morabaraba-tables")]

@@ -38,6 +38,7 @@ use crate::tables::keys::Subspace;
 use crate::tables::keys::TableId;
 use crate::tables::outcomes::OutcomesError;
 use crate::tables::solve::Solution;
+use crate::tables::Size;
 use serde_json::{json, Value as Json};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -515,7 +516,7 @@ impl<B: Board, S: Values<B> + Send + Sync> MillGame for SolvedGame<B, S> {
 
 /// Morabaraba (24 points with diagonals, 12 stones, a full board draws)
 /// from the moving-phase tables of `solver morabaraba generate
-/// --max-stones N` in `dir`: the N-stone game for the largest N whose
+/// --stones N` in `dir`: the N-stone game for the largest N whose
 /// subspaces are all there, placement positions by the placement search
 /// over them (as `solver morabaraba start`).
 pub struct SearchedGame {
@@ -550,7 +551,7 @@ pub fn morabaraba(dir: &Path, options: SearchOptions) -> SearchedGame {
             },
             largest: files_rules,
             command: format!(
-                "solver morabaraba generate --max-stones {}",
+                "solver morabaraba generate --stones {}",
                 stones.map_or(4, |n| n + 1).min(12)
             ),
             _board: std::marker::PhantomData,
@@ -628,8 +629,9 @@ impl MillGame for SearchedGame {
                 command: self.rules.command.clone(),
             });
         };
-        let rows = morabaraba::moving::stats::<Morabaraba>(&self.dir, self.files_rules, max)
-            .map_err(|e| match e {
+        let rows =
+            morabaraba::moving::stats::<Morabaraba>(&self.dir, self.files_rules, Size::game(max))
+                .map_err(|e| match e {
                 morabaraba::moving::TablesError::Files(f) => files_error(&f, &self.rules.command),
                 other => GameError::Damaged(other.to_string()),
             })?;

@@ -59,6 +59,16 @@ impl Subspace {
         Subspace::new(self.them, self.us)
     }
 
+    /// Stones a side of the smallest game whose tables include this
+    /// subspace (the larger side's stones): what `--stones K` names.
+    pub const fn game_stones(self) -> u8 {
+        if self.us > self.them {
+            self.us
+        } else {
+            self.them
+        }
+    }
+
     /// The subspace a removal from `self` leads to (the opponent, one
     /// stone fewer, is to move), if the game goes on: a side left with
     /// fewer than three stones has lost.
@@ -123,6 +133,12 @@ impl Sector {
     /// The moving-phase subspace whose index this sector uses.
     pub const fn subspace(self) -> Subspace {
         Subspace::new(self.us, self.them)
+    }
+
+    /// Stones a side of the smallest game this sector belongs to (stones
+    /// on the board plus in hand, of the side that has lost fewer).
+    pub const fn game_stones(self) -> u8 {
+        Subspace::new(self.us + self.us_hand, self.them + self.them_hand).game_stones()
     }
 
     /// Stones left in hand on both sides: sectors with fewer are solved first.
@@ -356,6 +372,22 @@ impl Placements {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A table's `game_stones` is the smallest game whose enumeration
+    /// lists it ([`Sector::all`], [`crate::tables::subspaces`]).
+    #[test]
+    fn game_stones_is_the_smallest_game_listing_the_table() {
+        for k in 3..=9u8 {
+            for sector in Sector::all(k) {
+                let smallest = (3..=k).find(|&j| Sector::all(j).contains(&sector));
+                assert_eq!(Some(sector.game_stones()), smallest, "{sector}");
+            }
+            for sub in crate::tables::subspaces(k, 2 * k) {
+                let smallest = (3..=k).find(|&j| crate::tables::subspaces(j, 2 * j).contains(&sub));
+                assert_eq!(Some(sub.game_stones()), smallest, "{sub}");
+            }
+        }
+    }
 
     #[test]
     fn the_nine_stone_game_has_maloms_sectors_plus_the_smaller_starts() {

@@ -19,10 +19,12 @@ pub mod pair;
 pub mod placement;
 pub mod placement_pass;
 pub mod plan;
+pub mod size;
 pub mod solve;
 
 pub use moving::{GenerateObserver, PairReport, SubspaceReport, TablesError};
 pub use placement::{SectorObserver, SectorReport};
+pub use size::{Size, SizeError};
 
 use crate::tables::keys::Subspace;
 use std::sync::Mutex;

@@ -20,7 +20,7 @@ use crate::rules::board::{Board, Morabaraba, Nine};
 use crate::rules::variant::RuleSet;
 use crate::tables::files::{self as family_files, FamilyTables};
 use crate::tables::keys::{Sector, Subspace, TableId};
-use crate::tables::{self, parts};
+use crate::tables::{self, parts, Size, SizeError};
 use tablebase::plan::{Job, Plan};
 use tablebase::set::TableSet;
 
@@ -106,37 +106,18 @@ fn pair_key(sub: Subspace) -> String {
     tables::pair_of(sub).to_string()
 }
 
-/// Errors of a plan's options.
-#[derive(Debug, thiserror::Error)]
-pub enum PlanOptionsError {
-    /// The placement sectors need every moving-phase subspace of the game.
-    #[error("--placement needs every moving subspace of the {stones}-stone game: drop --max-stones or make it at least {}", 2 * .stones)]
-    PlacementNeedsMoving {
-        /// Stones a side.
-        stones: u8,
-    },
-}
-
-/// Nine Men's Morris under `rules`: the moving-phase pairs with at most
-/// `stones` a side and `max_stones` in all (as `solver nine generate
-/// --stones K --max-stones N`), then, with `placement`, every placement
-/// sector of the `stones`-stone game.
-pub fn nine(
-    rules: RuleSet,
-    stones: u8,
-    max_stones: u8,
-    placement: bool,
-) -> Result<Plan<Unit>, PlanOptionsError> {
-    if placement && max_stones < 2 * stones {
-        return Err(PlanOptionsError::PlacementNeedsMoving { stones });
+/// Nine Men's Morris under `rules`: the moving-phase pairs of `size` (as
+/// `solver nine generate --stones K --max-stones N`), then, with
+/// `placement`, every placement sector of the `size.stones`-stone game.
+pub fn nine(rules: RuleSet, size: Size, placement: bool) -> Result<Plan<Unit>, SizeError> {
+    if placement {
+        size.check_placement()?;
     }
+    let stones = size.stones;
     let set = files::directory(std::path::Path::new(""), rules);
     let file = |id: TableId| set.set().file_name(id);
     let mut jobs = Vec::new();
-    for pair in files::pairs(max_stones)
-        .into_iter()
-        .filter(|p| p.us <= stones && p.them <= stones)
-    {
+    for pair in size.pairs() {
         let parts = parts(pair);
         let slots: u64 = parts.iter().map(|&s| nine::size(s)).sum();
         let exits: Vec<Subspace> = parts.iter().filter_map(|s| s.exit()).collect();
@@ -236,19 +217,22 @@ pub fn small_board<B: Board>(rules: RuleSet) -> Plan<Unit> {
     }
 }
 
-/// Morabaraba under `rules`: every moving-phase pair with 3..=`max`
-/// stones a side (as `solver morabaraba generate --max-stones N`), over
-/// the symmetry-reduced index, then, with `placement`, every placement
-/// sector of the `max`-stone game (as `generate --placement`).
-pub fn morabaraba(rules: RuleSet, max: u8, placement: bool) -> Plan<Unit> {
+/// Morabaraba under `rules`: the moving-phase pairs of `size` (as `solver
+/// morabaraba generate --stones K --max-stones N`), over the
+/// symmetry-reduced index, then, with `placement`, every placement sector
+/// of the `size.stones`-stone game (as `generate --placement`).
+pub fn morabaraba(rules: RuleSet, size: Size, placement: bool) -> Result<Plan<Unit>, SizeError> {
+    if placement {
+        size.check_placement()?;
+    }
     let set = FamilyTables::<Morabaraba, Symmetric>::new(rules);
-    let size = symmetric::size::<Morabaraba>;
+    let slots_of = symmetric::size::<Morabaraba>;
     let mut jobs = Vec::new();
-    for pair in tables::pairs(max, 2 * max) {
+    for pair in size.pairs() {
         let parts = parts(pair);
-        let slots: u64 = parts.iter().map(|&s| size(s)).sum();
+        let slots: u64 = parts.iter().map(|&s| slots_of(s)).sum();
         let exits: Vec<Subspace> = parts.iter().filter_map(|s| s.exit()).collect();
-        let exit_slots: u64 = exits.iter().map(|&s| size(s)).sum();
+        let exit_slots: u64 = exits.iter().map(|&s| slots_of(s)).sum();
         let mut inputs: Vec<String> = exits.iter().map(|&s| pair_key(s)).collect();
         inputs.dedup();
         jobs.push(Job {
@@ -268,10 +252,10 @@ pub fn morabaraba(rules: RuleSet, max: u8, placement: bool) -> Plan<Unit> {
         });
     }
     if placement {
-        for sector in Sector::all(max) {
-            let slots = size(sector.subspace());
+        for sector in Sector::all(size.stones) {
+            let slots = slots_of(sector.subspace());
             let reads = sector_reads(sector);
-            let read_slots: u64 = reads.iter().map(|&id| size(subspace(id))).sum();
+            let read_slots: u64 = reads.iter().map(|&id| slots_of(subspace(id))).sum();
             jobs.push(Job {
                 id: Unit::Sector(sector),
                 key: sector.to_string(),
@@ -288,7 +272,7 @@ pub fn morabaraba(rules: RuleSet, max: u8, placement: bool) -> Plan<Unit> {
     } else {
         "; the placement phase is searched, not stored (add --placement for its sectors)"
     };
-    Plan {
+    Ok(Plan {
         command: "solver morabaraba generate --only KEY".into(),
         jobs,
         notes: vec![
@@ -300,7 +284,7 @@ pub fn morabaraba(rules: RuleSet, max: u8, placement: bool) -> Plan<Unit> {
                 (BASE_BYTES + SYMMETRIC_INDEX_BYTES) >> 20
             ),
         ],
-    }
+    })
 }
 
 /// The tables a placement sector reads: where its placements lead without
@@ -376,7 +360,7 @@ mod tests {
     #[test]
     fn nine_plan_runs_in_order_and_covers_every_table() {
         let rules = RuleSet::nine(true);
-        let plan = nine(rules, 9, 18, true).unwrap();
+        let plan = nine(rules, Size::game(9), true).unwrap();
         plan.check().unwrap();
         // 49 subspaces in 28 pairs, 455 sectors (docs/results.md).
         let pairs = plan
@@ -387,24 +371,33 @@ mod tests {
         assert_eq!(pairs, 28);
         let files: usize = plan.jobs.iter().map(|j| j.outputs.len()).sum();
         assert_eq!(files, 49 + 455);
-        assert!(nine(rules, 7, 12, true).is_err());
+        assert!(nine(rules, Size::new(7, Some(12)), true).is_err());
+        // Nine Men's Morris with at most 9 stones in all: 10 subspaces.
+        let small = nine(rules, Size::new(9, Some(9)), false).unwrap();
+        let files: usize = small.jobs.iter().map(|j| j.outputs.len()).sum();
+        assert_eq!(files, 10);
     }
 
     #[test]
     fn family_plans_run_in_order() {
-        let plan = morabaraba(RuleSet::new(12, true), 6, false);
+        let plan = morabaraba(RuleSet::new(12, true), Size::game(6), false).unwrap();
         plan.check().unwrap();
         assert_eq!(plan.jobs.len(), 10);
         assert_eq!(plan.jobs[0].key, "3-3");
         assert_eq!(plan.jobs[1].inputs, vec!["3-3".to_string()]);
         // The 6-stone game's 118 placement sectors after its 10 pairs
         // (docs/results.md), each reading only jobs listed before it.
-        let whole = morabaraba(RuleSet::new(12, true), 6, true);
+        let whole = morabaraba(RuleSet::new(12, true), Size::game(6), true).unwrap();
         whole.check().unwrap();
         assert_eq!(whole.jobs.len(), 10 + 118);
+        // The placement sectors read every pair of their game.
+        assert!(morabaraba(RuleSet::new(12, true), Size::new(12, Some(20)), true).is_err());
         // The full game: 55 pairs, 1,125 sectors (docs/results.md).
         assert_eq!(
-            morabaraba(RuleSet::new(12, true), 12, true).jobs.len(),
+            morabaraba(RuleSet::new(12, true), Size::game(12), true)
+                .unwrap()
+                .jobs
+                .len(),
             55 + 1125
         );
         let six = small_board::<crate::rules::board::Six>(RuleSet::new(6, true));

@@ -19,7 +19,7 @@ use crate::tables::files::{self, FilesError};
 use crate::tables::keys::Subspace;
 use crate::tables::pair::recompute;
 use crate::tables::solve::SolveError;
-use crate::tables::{self, Reports};
+use crate::tables::{self, Reports, Size};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -38,8 +38,8 @@ pub enum TablesError {
     /// A file could not be read or written, or holds another table.
     #[error(transparent)]
     Files(#[from] FilesError),
-    /// The largest stone count is outside `3..=P/2`.
-    #[error("--max-stones {max} is outside 3..={limit} on this board")]
+    /// The stones a side are outside `3..=P/2`.
+    #[error("--stones {max} is outside 3..={limit} on this board")]
     MaxStones {
         /// The count asked for.
         max: u8,
@@ -69,9 +69,10 @@ impl From<tables::TablesError> for TablesError {
 }
 
 /// Every subspace `(w, b)` with `3 ≤ w, b ≤ max`, in the order generation
-/// solves them (pair by pair, by total stones).
+/// solves them (pair by pair, by total stones): the moving phase of the
+/// `max`-stone game.
 pub fn subspaces(max: u8) -> Vec<Subspace> {
-    tables::subspaces(max, 2 * max)
+    Size::game(max).subspaces()
 }
 
 fn check_max<B: Board>(max: u8) -> Result<(), TablesError> {
@@ -124,19 +125,18 @@ impl<'d> Cache<'d> {
     }
 }
 
-/// Generate every subspace with 3..=`max` stones a side under `rules` into
-/// `dir`, skipping pairs whose files are there and sound; `report` hears of
-/// every pair.
+/// Generate every subspace of `size` under `rules` into `dir`, skipping
+/// pairs whose files are there and sound; `report` hears of every pair.
 pub fn generate<B: Board>(
     dir: &Path,
     rules: RuleSet,
-    max: u8,
+    size: Size,
     observer: &dyn Observer,
     report: impl FnMut(&PairReport) + Send,
 ) -> Result<Vec<PairReport>, TablesError> {
-    check_max::<B>(max)?;
+    check_max::<B>(size.stones)?;
     let observer = Reports::new(observer, report);
-    let pairs = tables::pairs(max, 2 * max);
+    let pairs = size.pairs();
     Ok(tables::moving::generate::<B, Symmetric>(
         dir, rules, &pairs, &observer,
     )?)
@@ -151,21 +151,21 @@ pub fn generate_pair<B: Board>(
     sub: Subspace,
     observer: &dyn Observer,
 ) -> Result<PairReport, TablesError> {
-    check_max::<B>(sub.us.max(sub.them))?;
+    check_max::<B>(sub.game_stones())?;
     let observer = Reports::new(observer, |_: &PairReport| {});
     let mut reports = tables::moving::generate::<B, Symmetric>(dir, rules, &[sub], &observer)?;
     Ok(reports.remove(0))
 }
 
-/// The figures of every subspace with 3..=`max` stones a side in `dir`
-/// (from the file headers; every file checked).
+/// The figures of every subspace of `size` in `dir` (from the file
+/// headers; every file checked).
 pub fn stats<B: Board>(
     dir: &Path,
     rules: RuleSet,
-    max: u8,
+    size: Size,
 ) -> Result<Vec<SubspaceReport>, TablesError> {
-    check_max::<B>(max)?;
-    subspaces(max)
+    check_max::<B>(size.stones)?;
+    size.subspaces()
         .into_iter()
         .map(|sub| report_from_file::<B>(dir, rules, sub))
         .collect()
@@ -188,15 +188,15 @@ pub struct VerifyReport {
 pub fn verify<B: Board>(
     dir: &Path,
     rules: RuleSet,
-    max: u8,
+    size: Size,
     sample: Option<u64>,
     mut report: impl FnMut(&VerifyReport),
 ) -> Result<Vec<VerifyReport>, TablesError> {
-    check_max::<B>(max)?;
+    check_max::<B>(size.stones)?;
     symmetric::warm_up::<B>();
     let mut cache = Cache::new(dir, rules);
     let mut out = Vec::new();
-    for sub in subspaces(max) {
+    for sub in size.subspaces() {
         cache.keep_from(sub.us + sub.them - 1);
         cache.ensure::<B>(sub)?;
         cache.ensure::<B>(sub.swapped())?;

@@ -97,7 +97,7 @@ pub fn generate_sector<B: Board>(
     sector: Sector,
     observer: &dyn Observer,
 ) -> Result<SectorReport, TablesError> {
-    check_stones::<B>((sector.us + sector.us_hand).max(sector.them + sector.them_hand))?;
+    check_stones::<B>(sector.game_stones())?;
     let observer = Reports::new(observer, |_: &SectorReport| {});
     Ok(placement::generate::<B, Symmetric>(dir, rules, &[sector], &observer)?.remove(0))
 }

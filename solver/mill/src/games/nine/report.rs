@@ -10,6 +10,7 @@ use crate::rules::notation::move_order;
 use crate::rules::position::Position;
 use crate::rules::variant::RuleSet;
 use crate::rules::{ending, legal_moves};
+use crate::tables::keys::{Sector, Subspace};
 use serde_json::{json, Value as Json};
 
 /// `solver nine show --json` and `GET /api/nine/show`: the position, side to
@@ -51,15 +52,23 @@ pub fn stats_json(tables: &Tables, rules: RuleSet) -> Json {
     });
     // Nine's directory holds the tables of any smaller game: its `stones`
     // are those of the largest game a listed table belongs to.
-    let of_moving = subspaces.keys().map(|s| s.us.max(s.them));
-    let of_sectors = sectors
-        .keys()
-        .map(|s| (s.us + s.us_hand).max(s.them + s.them_hand));
-    let stones = of_moving.chain(of_sectors).max().unwrap_or(0);
+    let stones = largest_game(subspaces.keys().copied(), sectors.keys().copied());
     let mut out =
         crate::games::report::stats_json("nine", rules, stones, moving.chain(placement).collect());
     out["rules"] = rules_name(rules).into();
     out
+}
+
+/// Stones a side of the largest game any of these tables belongs to (0
+/// for none): the `stones` of Nine's statistics and verify reports, whose
+/// directory may hold the tables of several games.
+pub fn largest_game(
+    subspaces: impl IntoIterator<Item = Subspace>,
+    sectors: impl IntoIterator<Item = Sector>,
+) -> u8 {
+    let of_moving = subspaces.into_iter().map(Subspace::game_stones);
+    let of_sectors = sectors.into_iter().map(Sector::game_stones);
+    of_moving.chain(of_sectors).max().unwrap_or(0)
 }
 
 /// `GET /api/nine/best`: the position and the perfect player's move
