@@ -1180,15 +1180,9 @@ async fn nine_values(
         &format!("{ROWS}.map(tr => [tr.dataset.move, tr.dataset.value, tr.dataset.dtc])"),
     )
     .await?;
-    let api = get_position(addr, "/api/nine/probe", NINE).json();
-    let expected: Vec<Json> = api["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| json!([m["move"], m["value"], m["dtc"].to_string()]))
-        .collect();
-    if shown != json!(expected) {
-        return Err(format!("page shows {shown}, the API says {expected:?}"));
+    let expected = api_rows(addr, "nine", NINE)?;
+    if shown != expected {
+        return Err(format!("page shows {shown}, the API says {expected}"));
     }
     // The marker on each movable stone has the best value of its moves.
     let marks = eval(
