@@ -1180,6 +1180,7 @@ async fn nine_values(
         &format!("{ROWS}.map(tr => [tr.dataset.move, tr.dataset.value, tr.dataset.dtc])"),
     )
     .await?;
+    let api = get_position(addr, "/api/nine/probe", NINE).json();
     let expected = api_rows(addr, "nine", NINE)?;
     if shown != expected {
         return Err(format!("page shows {shown}, the API says {expected}"));
