@@ -254,6 +254,34 @@ fn three_probe_is_the_cli_object_and_the_centre_wins() {
     }
 }
 
+/// A Toguz search whose client closes the connection stops: with one
+/// search slot, a 10 s search abandoned after 300 ms does not hold the
+/// slot, and the next search answers at once (not after 10 s).
+#[test]
+fn an_abandoned_toguz_search_frees_its_slot() {
+    let addr = web::start(server::Config {
+        toguz_max_time: Duration::from_secs(10),
+        toguz_searches: 1,
+        ..web::config(web::tables(7))
+    });
+    let mut stream = TcpStream::connect(addr).unwrap();
+    write!(
+        stream,
+        "GET /api/toguz/search?position=start&time=10 HTTP/1.1\r\nHost: {addr}\r\n\r\n"
+    )
+    .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    drop(stream);
+    let started = Instant::now();
+    let answer = ok(get(addr, "/api/toguz/search?position=start&time=0.2"));
+    assert!(answer["best"].as_u64().is_some(), "{answer}");
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "the next search waited {:?}",
+        started.elapsed()
+    );
+}
+
 #[test]
 fn toguz_search_is_capped_and_shaped_like_the_cli() {
     let addr = server();
@@ -343,10 +371,14 @@ fn errors_are_json_with_a_status() {
         "bad-request",
     );
     let over = "0,0,0,0,0,0,0,0,0/1,0,0,0,0,0,0,0,0 w 82,79 -,-";
-    error(
+    let said = error(
         &get_position(addr, "/api/toguz/search", over),
         400,
         "bad-request",
+    );
+    assert_eq!(
+        said,
+        "the game is over: White has won 82–80, so there is no move to search"
     );
     error(&get(addr, "/api/nine/nothing"), 404, "not-found");
     error(&get(addr, "/etc/passwd"), 404, "not-found");

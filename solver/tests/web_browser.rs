@@ -243,6 +243,16 @@ async fn shot(client: &Client, file: PathBuf) -> Result<()> {
     std::fs::write(&file, png).map_err(|e| format!("{}: {e}", file.display()))
 }
 
+/// The mill games' tabs.
+const MILLS: [&str; 6] = [
+    "nine",
+    "nine-noflying",
+    "six",
+    "morabaraba",
+    "lasker",
+    "three",
+];
+
 const ROWS: &str = "[...document.querySelectorAll('#m-moves tr[data-move]')]";
 
 async fn run(client: &Client, addr: SocketAddr, shots: &std::path::Path) -> Result<()> {
@@ -266,6 +276,9 @@ async fn run(client: &Client, addr: SocketAddr, shots: &std::path::Path) -> Resu
     six_kept(client, addr, &base)
         .await
         .map_err(|e| format!("a kept game on Six: {e}"))?;
+    panel_edges(client, &base)
+        .await
+        .map_err(|e| format!("the panel at 1366 px: {e}"))?;
     client
         .goto(&format!("{base}#stats"))
         .await
@@ -296,6 +309,54 @@ async fn run(client: &Client, addr: SocketAddr, shots: &std::path::Path) -> Resu
         .map_err(|e| format!("the charts at 1280 px: {e}"))?;
     shot(client, shots.join("stats.png")).await?;
     phone(client, &base, shots).await
+}
+
+/// At 1366 × 900 the panel beside the board starts at the same x on
+/// every board's tab (the board column has one width), the board drawn
+/// inside its column; then back to the test's 1280 × 900.
+async fn panel_edges(client: &Client, base: &str) -> Result<()> {
+    client
+        .set_window_size(1366, 900)
+        .await
+        .map_err(|e| e.to_string())?;
+    let mut edges = Vec::new();
+    for game in MILLS.iter().chain(&["toguz"]) {
+        client
+            .goto(&format!("{base}#{game}"))
+            .await
+            .map_err(|e| e.to_string())?;
+        let drawn = if *game == "toguz" {
+            "document.querySelectorAll('#t-board g.hole').length === 18"
+        } else {
+            "document.querySelectorAll('#board g.pt').length > 0"
+        };
+        wait(client, drawn)
+            .await
+            .map_err(|e| format!("#{game}: {e}"))?;
+        let at = eval(
+            client,
+            "(() => { const s = document.querySelector('main > section:not([hidden])'); \
+             const p = s.querySelector('.panel').getBoundingClientRect(); \
+             const c = s.querySelector('.board-column').getBoundingClientRect(); \
+             const b = s.querySelector('.board-column svg').getBoundingClientRect(); \
+             return [p.left, p.top, c.left <= b.left + 0.5 && b.right <= c.right + 0.5]; })()",
+        )
+        .await?;
+        edges.push((game.to_string(), at));
+    }
+    let first = edges[0].1.clone();
+    if edges
+        .iter()
+        .any(|(_, at)| at[0] != first[0] || at[1] != first[1] || at[2] != json!(true))
+    {
+        return Err(format!(
+            "[left, top, board inside its column] of the panel per tab: {edges:?}"
+        ));
+    }
+    client
+        .set_window_size(1280, 900)
+        .await
+        .map_err(|e| e.to_string())
 }
 
 /// What is wrong with the statistics charts as drawn: a box outside the
@@ -411,10 +472,12 @@ async fn page_rows(client: &Client) -> Result<Json> {
     .await
 }
 
-/// The moves `/api/{game}/probe` lists for `position`, as [`page_rows`].
+/// The moves `/api/{game}/probe` lists for `position`, as [`page_rows`]:
+/// in the API's order, the moves of one value and distance in the order
+/// of their text (as the page lists them).
 fn api_rows(addr: SocketAddr, game: &str, position: &str) -> Result<Json> {
     let api = get_position(addr, &format!("/api/{game}/probe"), position).json();
-    let rows: Vec<Json> = api["moves"]
+    let rows: Vec<(String, Json, String)> = api["moves"]
         .as_array()
         .ok_or_else(|| format!("the API says {api}"))?
         .iter()
@@ -424,10 +487,23 @@ fn api_rows(addr: SocketAddr, game: &str, position: &str) -> Result<Json> {
             } else {
                 m["dtc"].to_string()
             };
-            json!([m["move"], m["value"], dtc])
+            let text = m["move"].as_str().unwrap_or("").to_string();
+            (text, m["value"].clone(), dtc)
         })
         .collect();
-    Ok(json!(rows))
+    // A value's rank: the place of its first move in the API's order.
+    let rank = |r: &(String, Json, String)| {
+        rows.iter()
+            .position(|x| (&x.1, &x.2) == (&r.1, &r.2))
+            .unwrap_or(0)
+    };
+    let mut sorted = rows.clone();
+    sorted.sort_by_cached_key(|r| (rank(r), r.0.clone()));
+    let sorted: Vec<Json> = sorted
+        .into_iter()
+        .map(|(m, v, d)| json!([m, v, d]))
+        .collect();
+    Ok(json!(sorted))
 }
 
 /// The page's record: the moves it lists.
@@ -1056,6 +1132,26 @@ async fn phone(client: &Client, base: &str, shots: &std::path::Path) -> Result<(
     wait(client, fits)
         .await
         .map_err(|e| format!("the Toguz review at 390 px: {e}"))?;
+    // Every text of the board (hole numbers, stones, values, kazans) at
+    // least 12 px on the screen: its font size times the drawing's scale.
+    let sizes = eval(
+        client,
+        "[...document.querySelectorAll('#t-board svg text')].map(t => [t.getAttribute('class') || '', t.textContent, \
+         parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a])",
+    )
+    .await?;
+    let sizes = sizes.as_array().cloned().unwrap_or_default();
+    let numbers = sizes.iter().filter(|t| t[0] == "hole-number").count();
+    let small: Vec<&Json> = sizes
+        .iter()
+        .filter(|t| t[2].as_f64().unwrap_or(0.0) < 12.0)
+        .collect();
+    if numbers != 18 || sizes.len() < 18 + 18 + 2 || !small.is_empty() {
+        return Err(format!(
+            "the Toguz board at 390 px: {numbers} hole numbers, {} texts; smaller than 12 px: {small:?}",
+            sizes.len()
+        ));
+    }
     top(client).await?;
     shot(client, shots.join("toguz-phone.png")).await
 }
@@ -1085,14 +1181,9 @@ async fn nine_values(
     )
     .await?;
     let api = get_position(addr, "/api/nine/probe", NINE).json();
-    let expected: Vec<Json> = api["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| json!([m["move"], m["value"], m["dtc"].to_string()]))
-        .collect();
-    if shown != json!(expected) {
-        return Err(format!("page shows {shown}, the API says {expected:?}"));
+    let expected = api_rows(addr, "nine", NINE)?;
+    if shown != expected {
+        return Err(format!("page shows {shown}, the API says {expected}"));
     }
     // The marker on each movable stone has the best value of its moves.
     let marks = eval(
@@ -1237,8 +1328,14 @@ async fn three_game(
             return Err("the game does not end".into());
         }
     }
-    let status = eval(client, "document.getElementById('m-status').textContent").await?;
-    if !status.as_str().unwrap_or("").contains("White wins") {
+    // The ending said as a sentence: who won and why.
+    let status = text(client, "m-status").await?;
+    if ![
+        "Game over: White wins — White has three in a row.",
+        "Game over: White wins — Black has no legal move.",
+    ]
+    .contains(&status.as_str())
+    {
         return Err(format!("status at the end: {status}"));
     }
     // Replay the record: every move legal, White's winning (the API's
@@ -1378,6 +1475,91 @@ async fn toguz_game(client: &Client, base: &str, shots: &std::path::Path) -> Res
         "document.getElementById('t-analysis').textContent.startsWith('Press Analyse')",
     )
     .await?;
+    toguz_abandoned(client)
+        .await
+        .map_err(|e| format!("a search abandoned by a move back: {e}"))?;
+    // A finished game says who won, by how much and why.
+    let over = "0,0,0,0,0,0,0,0,0/1,0,0,0,0,0,0,0,0 w 82,79 -,-";
+    type_into(client, "t-text", over).await?;
+    click_id(client, "t-load").await?;
+    wait(
+        client,
+        &format!(
+            "document.getElementById('t-text').value === {}",
+            json!(over)
+        ),
+    )
+    .await?;
+    let status = text(client, "t-status").await?;
+    if status != "Game over: White wins 82–80 — White's kazan holds 82, more than half the stones."
+    {
+        return Err(format!("the finished game's status: {status}"));
+    }
+    Ok(())
+}
+
+/// A 2 s search (the test server's longest) and a hint, each followed by
+/// a move back 300 ms later: each request is aborted at once (the busy
+/// indicator ends long before the search would have), and no result ever
+/// lands on the position shown (the engine's text stays its invitation,
+/// no hole gets a value or a hint), even after the search's time.
+async fn toguz_abandoned(client: &Client) -> Result<()> {
+    select(client, "t-mode", "analyse").await?;
+    select(client, "t-time", "2").await?;
+    for (button, searching) in [
+        ("t-analyse", "Searching…"),
+        ("t-hint", "Searching for a hint…"),
+    ] {
+        click_id(client, "t-redo").await?;
+        wait(
+            client,
+            "document.getElementById('t-analysis').textContent.startsWith('Press Analyse')",
+        )
+        .await?;
+        let position = text(client, "t-text").await?;
+        click_id(client, button).await?;
+        let started = Instant::now();
+        loop {
+            let state = eval(
+                client,
+                "[document.body.dataset.busy, document.getElementById('t-analysis').textContent]",
+            )
+            .await?;
+            if state == json!(["1", searching]) {
+                break;
+            }
+            if started.elapsed() > Duration::from_secs(1) {
+                return Err(format!("{button}: no search under way: {state}"));
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        click_id(client, "t-undo").await?;
+        wait(
+            client,
+            &format!(
+                "document.getElementById('t-text').value !== {} && document.getElementById('busy').hidden",
+                json!(position)
+            ),
+        )
+        .await?;
+        let after = started.elapsed();
+        if after > Duration::from_millis(1300) {
+            return Err(format!("{button}: the page was busy for {after:?}"));
+        }
+        tokio::time::sleep(Duration::from_millis(2200)).await;
+        let stale = eval(
+            client,
+            "[document.body.dataset.busy, document.getElementById('t-analysis').textContent.startsWith('Press Analyse'), \
+             document.querySelectorAll('#t-board g.hole[data-value], #t-board g.hole.hint, #t-moves tr').length]",
+        )
+        .await?;
+        if stale != json!(["0", true, 0]) {
+            return Err(format!(
+                "{button}: after the search's time [busy, the invitation shown, holes valued or hinted] are {stale}"
+            ));
+        }
+    }
     Ok(())
 }
 
@@ -1488,7 +1670,12 @@ async fn nine_game(
         }
     }
     let status = text(client, "m-status").await?;
-    if !status.contains("White has lost") {
+    if ![
+        "Game over: Black wins — White has fewer than 3 stones left.",
+        "Game over: Black wins — White has no legal move.",
+    ]
+    .contains(&status.as_str())
+    {
         return Err(format!("status at the end: {status}"));
     }
     let record = eval(
@@ -1698,7 +1885,9 @@ async fn repetition(client: &Client, addr: SocketAddr, base: &str) -> Result<()>
         return Err(format!("the record's first item, Black to move: {first}"));
     }
     let status = text(client, "m-status").await?;
-    if !status.contains("a draw by threefold repetition") {
+    if status
+        != "Game over: a draw by threefold repetition — this position has occurred three times."
+    {
         return Err(format!("status at the end: {status}"));
     }
     // The record, replayed by the rules: its last position is its third.
@@ -1911,6 +2100,34 @@ async fn toguz_review(
     if again.len() != 1 || again[0].moves != game.moves || again[0].tag("White") != Some("argenby")
     {
         return Err(format!("exported: {exported}"));
+    }
+    // A record that does not load says why; a new game then closes and
+    // empties the record box and the copy field (they were about the game before).
+    click_id(client, "t-copy").await?;
+    click_id(client, "t-import").await?;
+    type_into(client, "t-record-text", "1. 99(1) 99(1)").await?;
+    click_id(client, "t-import-go").await?;
+    wait(
+        client,
+        "document.querySelector('#t-record-text ~ .buttons .share-note').textContent.startsWith('Not loaded')",
+    )
+    .await?;
+    click_id(client, "t-new").await?;
+    wait(
+        client,
+        "document.querySelectorAll('#t-record .ply').length === 0",
+    )
+    .await?;
+    let boxes = eval(
+        client,
+        "[document.getElementById('t-record-text').parentElement.hidden, document.getElementById('t-record-text').value, \
+         document.querySelector('#t-record-text ~ .buttons .share-note').textContent, document.getElementById('t-share').parentElement.hidden]",
+    )
+    .await?;
+    if boxes != json!([true, "", "", true]) {
+        return Err(format!(
+            "after a new game [record box hidden, its text, its message, copy field hidden]: {boxes}"
+        ));
     }
     Ok(())
 }

@@ -10,6 +10,7 @@ use axum::response::Response;
 use axum::routing::get;
 use axum::Router;
 use serde_json::json as object;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::Duration;
 use toguz::notation::{move_notation, MoveText};
@@ -164,22 +165,53 @@ async fn search(state: Shared, query: Query<SearchParams>) -> Result<Response, A
             })?,
     };
     if let Some(o) = board.outcome() {
+        let [w, b] = board.final_kazans();
+        let result = match o {
+            toguz::Outcome::Draw => format!("it is a draw, {w}–{b}"),
+            toguz::Outcome::Win(s) if s.index() == 0 => format!("White has won {w}–{b}"),
+            toguz::Outcome::Win(_) => format!("Black has won {b}–{w}"),
+        };
         return Err(ApiError::bad_request(format!(
-            "the game is over ({})",
-            toguz::report::outcome_name(o)
+            "the game is over: {result}, so there is no move to search"
         )));
     }
     let permit = toguz.slot().await?;
-    let hash = toguz.hash_mib;
+    let (mut engine, limits, _stop) = stoppable_engine(toguz.hash_mib, seconds).await?;
     let answer = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        let (mut engine, limits) = timed_engine(hash, seconds);
         let result = engine.search_multipv(&board, &limits, multipv, &mut |_| {});
         search_json(&board, limits.threads, &result)
     })
     .await
     .map_err(|e| ApiError::internal(format!("the search failed: {e}")))?;
     Ok(json(answer))
+}
+
+/// Sets an engine's stop flag when dropped. A request handler holds it
+/// while its search runs: when the client goes away (the page aborts a
+/// search whose position it no longer shows, which closes the
+/// connection), the handler is dropped and the search ends at its next
+/// check instead of running to its time limit, freeing its slot.
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Relaxed);
+    }
+}
+
+/// [`timed_engine`] built on a blocking thread (its table is allocated and
+/// touched), with the guard that stops its search when the request is
+/// dropped.
+async fn stoppable_engine(
+    hash_mib: usize,
+    seconds: f64,
+) -> Result<(Engine, Limits, StopOnDrop), ApiError> {
+    let (engine, limits) = tokio::task::spawn_blocking(move || timed_engine(hash_mib, seconds))
+        .await
+        .map_err(|e| ApiError::internal(format!("the engine did not start: {e}")))?;
+    let stop = StopOnDrop(engine.stop_flag());
+    Ok((engine, limits, stop))
 }
 
 /// A fresh engine with a `hash_mib` transposition table, and the limits of
@@ -238,10 +270,9 @@ async fn review(state: Shared, query: Query<ReviewParams>) -> Result<Response, A
         )));
     }
     let permit = toguz.slot().await?;
-    let hash = toguz.hash_mib;
+    let (mut engine, limits, _stop) = stoppable_engine(toguz.hash_mib, seconds).await?;
     let answer = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        let (mut engine, limits) = timed_engine(hash, seconds);
         let r = review::review_from(start, &game, &mut engine, &limits, true, &mut |_, _| {})
             .map_err(|e| ApiError::bad_request(e.to_string()))?;
         let mut answer = serde_json::to_value(&r).map_err(|e| ApiError::internal(e.to_string()))?;

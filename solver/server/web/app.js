@@ -224,6 +224,16 @@ function recordBox(prefix, text, note) {
   if (text !== null) field.select();
 }
 
+/** The record box and the copy field of a panel (`m`, `t`) closed and
+ * emptied: their text and message were about another game. */
+function closeRecordBox(prefix) {
+  const field = $(`${prefix}-record-text`);
+  field.value = "";
+  field.parentElement.querySelector(".share-note").textContent = "";
+  field.parentElement.hidden = true;
+  $(`${prefix}-share`).parentElement.hidden = true;
+}
+
 /** A whole number for the perfect player's random choices. */
 function newSeed() {
   return String(Math.floor(Math.random() * 4294967296));
@@ -509,6 +519,53 @@ const NineStones = {
 
 $("m-stones").addEventListener("change", () => NineStones.choose(Morris.game, Number($("m-stones").value)));
 
+/** The status line of a finished game: `Game over: White wins — Black
+ * has no legal move.` (`ending`: `result`, the winner or the draw, and
+ * `why`, or none). */
+function overText(ending) {
+  return `Game over: ${ending.result}${ending.why ? ` — ${ending.why}` : ""}.`;
+}
+
+/** The other side's name. */
+function otherSide(side) {
+  return side === "White" ? "Black" : "White";
+}
+
+/** How a mill game at `position` ended, from the server's `game_over`
+ * (what the side to move lacks: "no legal move", "fewer than 3 stones
+ * left"; or "the board is full: a draw"), or null when it goes on. */
+function millEnding(gameOver, position) {
+  if (!gameOver) return null;
+  const mover = blackToMove(position) ? "Black" : "White";
+  if (/a draw$/.test(gameOver)) return { result: "a draw", why: gameOver.replace(/: a draw$/, "") };
+  return { result: `${otherSide(mover)} wins`, why: `${mover} has ${gameOver}` };
+}
+
+/** How a finished Three Men's Morris game at `position` ended: the side
+ * not to move has three in a row, or the side to move cannot move. */
+function threeEnding(position) {
+  const [board] = position.trim().split(/\s+/);
+  const mover = blackToMove(position) ? "Black" : "White";
+  const winner = otherSide(mover);
+  const lines = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
+  const line = lines.some((l) => l.every((i) => board[i] === winner[0]));
+  return { result: `${winner} wins`, why: line ? `${winner} has three in a row` : `${mover} has no legal move` };
+}
+
+/** Moves best first (the server's ranking), those of equal value (and
+ * distance) in the order of their text. */
+function byValue(moves, values) {
+  const v = (m) => values[m.text] || { value: "", dtc: null, rank: Infinity };
+  const key = (m) => `${v(m).value} ${v(m).dtc}`;
+  const first = new Map();
+  for (const m of moves) {
+    const k = key(m);
+    if (!first.has(k) || v(m).rank < first.get(k)) first.set(k, v(m).rank);
+  }
+  return [...moves].sort((a, b) =>
+    first.get(key(a)) - first.get(key(b)) || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
+}
+
 const Morris = {
   game: "nine",
   history: [START.nine], // positions; history[index] is shown
@@ -563,21 +620,11 @@ const Morris = {
       this.record = kept.record;
       this.index = at >= 0 ? at : kept.index;
       $("m-mode").value = ["analyse", "white", "black"].includes(kept.mode) ? kept.mode : "analyse";
-      this.closeRecordBox();
+      closeRecordBox("m");
       this.load(false);
       return;
     }
     this.start(game, position || this.landing(game));
-  },
-
-  /** The record box closed and emptied (its text and message were about
-   * another game). */
-  closeRecordBox() {
-    const field = $("m-record-text");
-    field.value = "";
-    field.parentElement.querySelector(".share-note").textContent = "";
-    field.parentElement.hidden = true;
-    $("m-share").parentElement.hidden = true;
   },
 
   start(game, position) {
@@ -593,7 +640,7 @@ const Morris = {
     this.record = [];
     this.index = 0;
     $("m-mode").value = "analyse";
-    this.closeRecordBox();
+    closeRecordBox("m");
     this.load();
   },
 
@@ -665,14 +712,12 @@ const Morris = {
       }
       const moves = show ? show.moves : probe.moves.map((m) => m.move);
       this.legal = moves.map(parseMove);
-      this.over = show ? show.game_over : probe.finished ? "no move or a line against it" : null;
-      this.overDraw = !!(show && show.game_over && probe && probe.value === "draw");
+      this.over = show ? millEnding(show.game_over, position) : probe.finished ? threeEnding(position) : null;
       // Threefold repetition (docs/rules.md): in play against the perfect
       // player a draw; in analysis a note.
       const seen = this.history.slice(0, this.index + 1).filter((p) => p === position).length;
       if (!this.over && seen >= 3 && this.mode() !== "analyse") {
-        this.over = "a draw by threefold repetition (this position has occurred three times)";
-        this.overDraw = true;
+        this.over = { result: "a draw by threefold repetition", why: "this position has occurred three times" };
       } else if (!this.over && seen >= 3) {
         $("m-notice").textContent = "This position has occurred three times: in a game between " +
           "players that is a draw by repetition.";
@@ -732,7 +777,7 @@ const Morris = {
       // No dead end: without an answer the user plays both sides.
       const side = this.mode() === "white" ? "Black" : "White";
       $("m-mode").value = "analyse";
-      $("m-notice").textContent = `The perfect player cannot move here (${e.message}). ` +
+      $("m-notice").textContent = `The perfect player cannot move here: ${e.message.replace(/\.$/, "")}. ` +
         `You play both sides now: make ${side}'s move yourself, or choose a mode again later.`;
       if (!NO_TABLES.includes(e.kind)) $("m-error").textContent = e.message;
       this.renderPanel();
@@ -994,10 +1039,8 @@ const Morris = {
     const position = this.position();
     const side = position.trim().split(/\s+/)[1] === "w" ? "White" : "Black";
     let status;
-    if (this.over && (this.overDraw || /a draw/.test(this.over))) {
-      status = `Game over: ${this.over}.`;
-    } else if (this.over) {
-      status = `Game over: ${side} has lost (${this.over}); ${side === "White" ? "Black" : "White"} wins.`;
+    if (this.over) {
+      status = overText(this.over);
     } else if (this.info && showValues()) {
       status = `${side} to move: ${describe(this.info.value, this.info.dtc ?? this.info.plies)} with perfect play`;
     } else {
@@ -1021,9 +1064,7 @@ const Morris = {
     const body = $("m-moves").querySelector("tbody");
     body.innerHTML = "";
     const values = showValues() ? this.values : null;
-    const rows = values
-      ? [...this.legal].sort((a, b) => values[a.text].rank - values[b.text].rank)
-      : this.legal;
+    const rows = values ? byValue(this.legal, values) : this.legal;
     for (const m of rows) {
       const v = values ? values[m.text] : null;
       const tr = document.createElement("tr");
@@ -1135,6 +1176,20 @@ function holeText(v, toMove, short, shortest) {
   return short ? `${sign}${(white / 100).toFixed(2)}` : scoreText(v.centi, toMove);
 }
 
+/** How a finished Toguz Kumalak game (`/api/toguz/show`) ended: the
+ * result with the final kazans, and why (a kazan of 82 or more, else
+ * atsyrau: the side to move has no stone to sow). */
+function toguzEnding(s) {
+  const [w, b] = s.final_kazans;
+  const result = s.result === "draw" ? `a draw, ${w}–${b}` : `${s.result === "white" ? "White" : "Black"} wins ${w}–${b}`;
+  const full = [0, 1].find((i) => s.kazans[i] >= 82);
+  const mover = s.to_move === "white" ? "White" : "Black";
+  const why = full !== undefined
+    ? `${full ? "Black" : "White"}'s kazan holds ${s.kazans[full]}, more than half the stones`
+    : `${mover} has no stone to sow, so each side keeps the stones in its holes`;
+  return { result, why };
+}
+
 const Toguz = {
   history: [START.toguz],
   record: [],
@@ -1181,6 +1236,7 @@ const Toguz = {
     this.index = 0;
     this.tags = {};
     $("t-mode").value = "analyse";
+    closeRecordBox("t");
     this.clearEngine();
     this.load(false);
   },
@@ -1378,10 +1434,10 @@ const Toguz = {
       el("rect", { x: x + 5, y, width: W - 10, height: 100, rx: 30,
         fill: owner >= 0 ? "#5c2d0c" : "#8a5526", stroke: "#3b2a14", "stroke-width": 2 }, g);
       el("text", { x: x + W / 2, y: y + 56, "text-anchor": "middle", "font-size": px(28),
-        "font-weight": "bold", fill: "#fff7e6" }, g, owner >= 0 ? "X" : s.holes[i]);
+        "font-weight": "bold", fill: "#fff7e6", class: "hole-stones" }, g, owner >= 0 ? "X" : s.holes[i]);
       const tuzdyk = `${n} · tuzdyk of ${owner ? "Black" : "White"}`;
       el("text", { x: x + W / 2, y: white ? y + 122 : y - 8, "text-anchor": "middle",
-        "font-size": px(13), fill: "#3b2a14" }, g, owner >= 0 && !narrow ? tuzdyk : n);
+        "font-size": px(13), fill: "#3b2a14", class: "hole-number" }, g, owner >= 0 && !narrow ? tuzdyk : n);
       const v = mine ? value.get(n) : undefined;
       if (v) {
         g.dataset.value = String(v.centi);
@@ -1415,8 +1471,7 @@ const Toguz = {
     $("t-board").appendChild(svg);
     let status;
     if (s.result) {
-      const [w, b] = s.final_kazans;
-      status = s.result === "draw" ? `Draw, ${w}–${b}` : `${s.result === "white" ? "White" : "Black"} wins, ${w}–${b}`;
+      status = overText(toguzEnding(s));
     } else {
       status = `${s.to_move === "white" ? "White" : "Black"} to move`;
     }
@@ -1435,13 +1490,15 @@ const Toguz = {
     this.renderReview();
   },
 
-  /** Every hole's value as a list, best first for the side to move. */
+  /** Every hole's value as a list, best first for the side to move (equal
+   * values by hole number). */
   renderValues(values) {
     const body = $("t-moves").querySelector("tbody");
     body.innerHTML = "";
     if (!values || !this.show) return;
     const s = this.show;
-    for (const v of [...values].sort((a, b) => b.centi - a.centi)) {
+    // Equal values in the order of the holes.
+    for (const v of [...values].sort((a, b) => b.centi - a.centi || a.hole - b.hole)) {
       const m = s.moves.find((x) => x.hole === v.hole);
       if (!m) continue;
       const tr = document.createElement("tr");
