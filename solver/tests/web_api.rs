@@ -1139,3 +1139,133 @@ fn toguz_records_replay_and_review() {
         );
     }
 }
+
+/// A game whose `search` positions run a "placement search" that waits
+/// for the test's word, and whose other positions answer at once: the
+/// server's scheduling seen without timing (`server/games.rs`).
+struct Gated {
+    /// Sends once a search has started.
+    started: std::sync::Mutex<std::sync::mpsc::Sender<()>>,
+    /// A search finishes when this has a message.
+    release: std::sync::Mutex<std::sync::mpsc::Receiver<()>>,
+    /// Searches running now, and the most ever at once.
+    running: std::sync::atomic::AtomicUsize,
+    most: std::sync::atomic::AtomicUsize,
+}
+
+impl mill::MillGame for Gated {
+    fn id(&self) -> &'static str {
+        "gated"
+    }
+    fn title(&self) -> &'static str {
+        "Gated"
+    }
+    fn rules(&self) -> mill::RuleSet {
+        mill::RuleSet::new(3, true)
+    }
+    fn start(&self) -> String {
+        "table".into()
+    }
+    fn reading(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
+    fn show(&self, position: &str) -> Result<Json, mill::GameError> {
+        Ok(json!({ "position": position }))
+    }
+    fn searches(&self, position: &str) -> bool {
+        position.starts_with("search")
+    }
+    fn analysis_text(&self, position: &str) -> Result<String, mill::GameError> {
+        use std::sync::atomic::Ordering::SeqCst;
+        if self.searches(position) {
+            let now = self.running.fetch_add(1, SeqCst) + 1;
+            self.most.fetch_max(now, SeqCst);
+            self.started.lock().unwrap().send(()).unwrap();
+            self.release.lock().unwrap().recv().unwrap();
+            self.running.fetch_sub(1, SeqCst);
+        }
+        Ok(json!({ "position": position }).to_string())
+    }
+    fn best(&self, position: &str) -> Result<Json, mill::GameError> {
+        self.analyse(position)
+    }
+    fn stats(&self) -> Result<Json, mill::GameError> {
+        Ok(json!({}))
+    }
+    fn svg(&self, _position: &str) -> Result<String, mill::GameError> {
+        Ok(String::new())
+    }
+    fn play_move(&self, position: &str, mv: &str) -> Result<(String, String), mill::GameError> {
+        Ok((mv.into(), position.into()))
+    }
+}
+
+/// Placement searches of a game take turns, at most `server::QUEUE`
+/// waiting (the next is `busy` at once), while its table questions
+/// answer beside a running search; every waiting search answers in the
+/// end.
+#[test]
+fn searches_take_turns_and_table_questions_go_past_them() {
+    use std::sync::atomic::Ordering::SeqCst;
+    let (started, on_start) = std::sync::mpsc::channel();
+    let (release, on_release) = std::sync::mpsc::channel();
+    let game = std::sync::Arc::new(Gated {
+        started: std::sync::Mutex::new(started),
+        release: std::sync::Mutex::new(on_release),
+        running: Default::default(),
+        most: Default::default(),
+    });
+    let dir = std::env::temp_dir().join(format!("web-gated-{}", std::process::id()));
+    let config = web::config(&dir);
+    let state = server::AppState::with_games(
+        &config,
+        vec![server::GameState::new(
+            game.clone(),
+            dir,
+            Duration::from_secs(60),
+        )],
+    )
+    .unwrap();
+    let addr = web::start_state(state);
+    // One search runs...
+    let first = std::thread::spawn(move || get_position(addr, "/api/gated/probe", "search 0"));
+    on_start.recv_timeout(Duration::from_secs(20)).unwrap();
+    // ...the queue fills (waiting requests are not visible to the game:
+    // the server is given a second to take them)...
+    let queued: Vec<_> = (1..=server::QUEUE)
+        .map(|i| {
+            let text = format!("search {i}");
+            std::thread::spawn(move || get_position(addr, "/api/gated/probe", &text))
+        })
+        .collect();
+    std::thread::sleep(Duration::from_secs(1));
+    // ...the next search is turned away at once...
+    let e = error(
+        &get_position(addr, "/api/gated/probe", "search 9"),
+        503,
+        "busy",
+    );
+    assert!(e.contains("Gated"), "{e}");
+    // ...and table questions answer while the search runs.
+    for _ in 0..3 {
+        assert_eq!(
+            ok(get_position(addr, "/api/gated/probe", "table"))["position"],
+            "table"
+        );
+    }
+    assert_eq!(game.running.load(SeqCst), 1);
+    // Release the searches one at a time: every one answers, never two at once.
+    for _ in 0..server::QUEUE {
+        release.send(()).unwrap();
+        on_start.recv_timeout(Duration::from_secs(20)).unwrap();
+    }
+    release.send(()).unwrap();
+    assert_eq!(ok(first.join().unwrap())["position"], "search 0");
+    for (i, q) in queued.into_iter().enumerate() {
+        assert_eq!(
+            ok(q.join().unwrap())["position"],
+            format!("search {}", i + 1)
+        );
+    }
+    assert_eq!(game.most.load(SeqCst), 1);
+}

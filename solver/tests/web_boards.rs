@@ -343,6 +343,8 @@ fn games_are_listed_and_without_tables_say_how_to_make_them() {
     assert_eq!(
         listed,
         [
+            ("nine", "........................ w 9 9", 9),
+            ("nine-noflying", "........................ w 9 9", 9),
             ("six", "................ w 6 6", 6),
             ("lasker", "........................ w 3 3", 3),
             ("morabaraba", "........................ w 4 4", 4),

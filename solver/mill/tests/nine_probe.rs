@@ -241,6 +241,41 @@ fn placement_search_equals_plain_minimax() {
     assert!(seen.iter().filter(|&&n| n > 0).count() >= 2, "{seen:?}");
 }
 
+/// A search resumed from what another kept (`PlacementSearch::keep`,
+/// `resume`: how a server's or a player's search goes on between
+/// questions) gives the same values from its kept table, in a fraction of
+/// the nodes; an `Analyst` resumes only a table as large as the position
+/// needs.
+#[test]
+fn a_resumed_search_keeps_its_table() {
+    let tb = tables();
+    let pos: Position = "W.W......B.B............ w 2 2".parse().unwrap();
+    let mut first = PlacementSearch::new(tb);
+    let value = first.value(&pos).unwrap();
+    let moves = first.move_values(&pos).unwrap();
+    let fresh = first.stats().nodes;
+    let kept = first.keep();
+    assert!(kept.holds_mib(16) && !kept.holds_mib(32));
+    let mut resumed = PlacementSearch::resume(tb, kept);
+    assert_eq!(resumed.value(&pos).unwrap(), value);
+    assert_eq!(resumed.move_values(&pos).unwrap(), moves);
+    let again = resumed.stats().nodes;
+    assert!(
+        fresh > 100 && again * 10 < fresh,
+        "{fresh} nodes, then {again}"
+    );
+    // The analyst's answers are the same with a kept table and without.
+    let options = mill::SearchOptions {
+        hash_mib: 16,
+        threads: 1,
+    };
+    let mut plain = mill::probe::analysis::Analyst::new(tb, options);
+    let want = plain.analyse(&pos).unwrap();
+    let mut analyst = mill::probe::analysis::Analyst::resume(tb, options, Some(resumed.keep()));
+    assert_eq!(analyst.analyse(&pos).unwrap(), want);
+    assert!(analyst.keep().is_some_and(|k| k.holds_mib(16)));
+}
+
 #[test]
 fn searches_on_the_global_pool_load_tables_lazily_without_deadlock() {
     use rayon::prelude::*;

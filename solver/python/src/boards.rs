@@ -19,6 +19,7 @@ fn game_error(e: GameError, moving: bool) -> PyErr {
     match e {
         GameError::Input(m) if moving => move_error(m),
         GameError::Input(m) => position_error(m),
+        GameError::IllegalMove { .. } => move_error(e.to_string()),
         GameError::NoTables { .. } | GameError::MissingTable { .. } | GameError::Damaged(_) => {
             TablebaseError::new_err(e.to_string())
         }
@@ -171,9 +172,9 @@ impl PyGame {
             None => self.position(position),
         };
         let answer = py
-            .allow_threads(|| self.game.analyse(&pos))
+            .allow_threads(|| self.game.analysis_text(&pos))
             .map_err(|e| game_error(e, false))?;
-        to_python(py, &answer)
+        py.import("json")?.call_method1("loads", (answer,))
     }
 
     /// The perfect player's move (`move`, `value`, `dtc`), `None` when the

@@ -4,13 +4,8 @@
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use mill::games::nine::files::DatabaseError;
-use mill::probe::analysis::AnalysisError;
-use mill::probe::nine::ProbeError;
 use serde_json::json;
 use std::path::Path;
-use tablebase::format::FormatError;
-use tablebase::set::SetError;
 
 /// An API error: status, a machine-readable kind and a one-line message.
 #[derive(Debug, Clone)]
@@ -41,16 +36,6 @@ impl ApiError {
             status: StatusCode::SERVICE_UNAVAILABLE,
             kind: "busy",
             message: message.into(),
-        }
-    }
-
-    /// A 500 `damaged-table`: a table failed its checks (named by its file
-    /// name, never by the server's path).
-    pub fn damaged(e: &DatabaseError) -> ApiError {
-        ApiError {
-            status: StatusCode::INTERNAL_SERVER_ERROR,
-            kind: "damaged-table",
-            message: table_message(e),
         }
     }
 
@@ -95,95 +80,5 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = Json(json!({ "error": self.message, "kind": self.kind }));
         (self.status, body).into_response()
-    }
-}
-
-impl From<ProbeError> for ApiError {
-    fn from(e: ProbeError) -> ApiError {
-        match e {
-            ProbeError::Table(DatabaseError::Set(SetError::Missing { path, .. })) => {
-                let name = file_name(&path);
-                // The rule set is in the file's name (`nine-noflying-…`).
-                let command = if name.starts_with("nine-noflying-") {
-                    "solver nine generate --no-flying"
-                } else {
-                    "solver nine generate"
-                };
-                ApiError {
-                    status: StatusCode::NOT_FOUND,
-                    kind: "missing-table",
-                    message: format!(
-                        "this position needs the table {name}, which is not in the server's \
-                         tablebase directory (generate it with `{command}`)"
-                    ),
-                }
-            }
-            ProbeError::NoDirectory(_) => ApiError {
-                status: StatusCode::NOT_FOUND,
-                kind: "no-tables",
-                message: "the server has no tablebase directory (run `solver nine generate`, \
-                          then `solver serve --dir DIR`)"
-                    .into(),
-            },
-            ProbeError::Table(other) => ApiError::damaged(&other),
-            // An illegal position, or a moving-phase question about a
-            // placement position.
-            other => ApiError::bad_request(other.to_string()),
-        }
-    }
-}
-
-impl From<AnalysisError> for ApiError {
-    fn from(e: AnalysisError) -> ApiError {
-        match e {
-            AnalysisError::Probe(p) => p.into(),
-            other => ApiError::internal(other.to_string()),
-        }
-    }
-}
-
-/// A file's name without its directory.
-fn file_name(path: &Path) -> String {
-    path.file_name().map_or_else(
-        || "a tablebase file".to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    )
-}
-
-/// A table error in one line, naming files by their names only (the
-/// library's messages start with the file's full path).
-pub fn table_message(e: &DatabaseError) -> String {
-    let format = |f: &FormatError| match f {
-        FormatError::Io { path, source } => format!("{}: {source}", file_name(path)),
-        FormatError::Damaged { path, what } => {
-            format!("{}: damaged tablebase file: {what}", file_name(path))
-        }
-    };
-    match e {
-        DatabaseError::Format(f) | DatabaseError::Set(SetError::Format(f)) => format(f),
-        DatabaseError::Set(SetError::UnknownFile(path)) => format!(
-            "{}: unknown file in the tablebase directory",
-            file_name(path)
-        ),
-        DatabaseError::Set(SetError::Mismatch {
-            path,
-            expected,
-            found,
-            ..
-        }) => format!(
-            "{}: holds `{found}` but its name says `{expected}`",
-            file_name(path)
-        ),
-        DatabaseError::Set(SetError::WrongEntries { path, found }) => format!(
-            "{}: holds {found:?} entries, the wrong kind for its table",
-            file_name(path)
-        ),
-        DatabaseError::Set(SetError::Missing { path, .. }) => {
-            format!("{}: missing", file_name(path))
-        }
-        DatabaseError::Set(SetError::Dir { source, .. }) => {
-            format!("the tablebase directory: {source}")
-        }
-        other => other.to_string(),
     }
 }

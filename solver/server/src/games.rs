@@ -1,10 +1,18 @@
-//! `/api/{game}/*` for the mill games beyond Nine and Three Men's Morris
-//! (Six Men's Morris, Lasker Morris, Morabaraba, and any board a caller
-//! adds): each a [`MillGame`] of the library, whose JSON the answers are.
-//! The paths and shapes are Nine's: `probe`, `best`, `show`, `stats`,
-//! `svg`. Table work (a first use loads the tables, a Morabaraba placement
-//! position runs the placement search) runs on tokio's blocking pool, one
-//! question per game at a time, waiting at most the configured time.
+//! `/api/{game}/*` for every mill game but Three Men's Morris (Nine Men's
+//! Morris with and without flying, Six Men's Morris, Lasker Morris,
+//! Morabaraba, and any board a caller adds): each a [`MillGame`] of the
+//! library, whose JSON the answers are. The paths: `probe`, `best`,
+//! `show`, `replay`, `stats`, `svg`.
+//!
+//! Every table access that may read a file runs off the async workers:
+//! table questions run side by side on tokio's blocking pool (a first
+//! use may load a table; concurrent questions do not wait for each
+//! other), except a question the game answers from memory alone
+//! ([`MillGame::resident`]), answered in place; questions that run a
+//! placement search ([`MillGame::searches`]) take turns, one a game at a
+//! time, at most [`QUEUE`] waiting (then `busy`). A request waits at most
+//! the configured time (then a `timeout`; the work finishes in the
+//! background, and a search keeps its table for the next one).
 
 use super::{
     clip, json, params, position_param, record_param, style, ApiError, AppState, BestParams,
@@ -16,27 +24,46 @@ use axum::routing::get;
 use axum::Router;
 use mill::games::{GameError, MillGame};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::sync::Semaphore;
 
-/// One game served, its directory (named in no answer) and its one
-/// question at a time.
+/// Placement searches of one game that may wait for the one running.
+pub const QUEUE: usize = 4;
+
+/// One game served under its API name, its directory (named in no
+/// answer) and its one placement search at a time.
 pub struct GameState {
+    name: &'static str,
     game: Arc<dyn MillGame>,
     dir: PathBuf,
-    running: Arc<Semaphore>,
+    search: Arc<Semaphore>,
+    waiting: Arc<AtomicUsize>,
     wait: Duration,
 }
 
 impl GameState {
-    /// Serve `game`, whose tables are in `dir`; a question waits at most
-    /// `wait`.
+    /// Serve `game` under its id, its tables in `dir`; a question waits
+    /// at most `wait`.
     pub fn new(game: Arc<dyn MillGame>, dir: PathBuf, wait: Duration) -> GameState {
+        GameState::named(game.id(), game, dir, wait)
+    }
+
+    /// Serve `game` as `/api/{name}/…` (`solver serve --no-flying` serves
+    /// Nine Men's Morris without flying as `nine` too).
+    pub fn named(
+        name: &'static str,
+        game: Arc<dyn MillGame>,
+        dir: PathBuf,
+        wait: Duration,
+    ) -> GameState {
         GameState {
+            name,
             game,
             dir,
-            running: Arc::new(Semaphore::new(1)),
+            search: Arc::new(Semaphore::new(1)),
+            waiting: Arc::new(AtomicUsize::new(0)),
             wait,
         }
     }
@@ -50,7 +77,9 @@ impl GameState {
 impl From<GameError> for ApiError {
     fn from(e: GameError) -> ApiError {
         let (status, kind) = match e {
-            GameError::Input(_) => (StatusCode::BAD_REQUEST, "bad-request"),
+            GameError::Input(_) | GameError::IllegalMove { .. } => {
+                (StatusCode::BAD_REQUEST, "bad-request")
+            }
             GameError::NoTables { .. } => (StatusCode::NOT_FOUND, "no-tables"),
             GameError::MissingTable { .. } => (StatusCode::NOT_FOUND, "missing-table"),
             GameError::Damaged(_) => (StatusCode::INTERNAL_SERVER_ERROR, "damaged-table"),
@@ -83,7 +112,7 @@ fn list(state: &AppState) -> serde_json::Value {
             let game = &g.game;
             let rules = game.rules();
             serde_json::json!({
-                "id": game.id(), "title": game.title(), "start": game.start(),
+                "id": g.name, "title": game.title(), "start": game.start(),
                 "reading": game.reading(), "stones": rules.stones, "flying": rules.flying,
             })
         })
@@ -100,7 +129,7 @@ pub fn routes(state: &AppState) -> Router<Arc<AppState>> {
         }),
     );
     for (i, g) in state.games.iter().enumerate() {
-        let id = g.game.id();
+        let id = g.name;
         router = router
             .route(
                 &format!("/api/{id}/best"),
@@ -139,48 +168,117 @@ pub fn routes(state: &AppState) -> Router<Arc<AppState>> {
     router
 }
 
-/// Run `work` on the blocking pool, one at a time per game, waiting at
-/// most the game's limit (then a `timeout`; the work finishes in the
-/// background).
-async fn run<T: Send + 'static>(
+/// A question of a position (the analysis, the perfect move) with what
+/// else it asks, `T`.
+type Work<T, R> = fn(&dyn MillGame, &str, &T) -> Result<R, GameError>;
+
+/// Answer a question about `text`: in place when the game holds it in
+/// memory, else on the blocking pool, a placement search in its turn.
+async fn ask<T: Clone + Send + Sync + 'static, R: Send + 'static>(
     g: &GameState,
-    work: impl FnOnce(&dyn MillGame) -> Result<T, GameError> + Send + 'static,
-) -> Result<T, ApiError> {
-    let timeout = || ApiError {
-        status: StatusCode::SERVICE_UNAVAILABLE,
-        kind: "timeout",
-        message: format!(
-            "the {} question took longer than the server's limit of {} s",
-            g.game.title(),
-            g.wait.as_secs()
-        ),
-    };
-    let permit = tokio::time::timeout(g.wait, g.running.clone().acquire_owned())
+    text: String,
+    extra: T,
+    work: Work<T, R>,
+) -> Result<R, ApiError> {
+    let started = Instant::now();
+    if g.game.resident(&text) {
+        // Memory reads only (microseconds): no hand-off between threads.
+        return work(g.game.as_ref(), &text, &extra).map_err(|e| g.error(e));
+    }
+    let (game, asked, more) = (g.game.clone(), text.clone(), extra.clone());
+    let tables = blocking(g, started, move || {
+        if game.searches(&asked) {
+            return Ok(None);
+        }
+        work(game.as_ref(), &asked, &more).map(Some)
+    })
+    .await?;
+    if let Some(answer) = tables {
+        return Ok(answer);
+    }
+    // A placement search: one at a time, a few waiting.
+    let waiting = Waiting::enter(&g.waiting).ok_or_else(|| {
+        ApiError::busy(format!(
+            "the {} placement search is busy with other positions; try again shortly",
+            g.game.title()
+        ))
+    })?;
+    let left = g.wait.saturating_sub(started.elapsed());
+    let permit = tokio::time::timeout(left, g.search.clone().acquire_owned())
         .await
-        .map_err(|_| {
-            ApiError::busy(format!(
-                "{} is busy with other positions; try again shortly",
-                g.game.title()
-            ))
-        })?
-        .map_err(|_| ApiError::internal("the game's queue is closed"))?;
+        .map_err(|_| g.timeout())?
+        .map_err(|_| ApiError::internal("the game's search queue is closed"))?;
+    drop(waiting);
     let game = g.game.clone();
-    let task = tokio::task::spawn_blocking(move || {
-        let answer = work(game.as_ref());
+    blocking(g, started, move || {
+        let answer = work(game.as_ref(), &text, &extra);
         drop(permit);
         answer
-    });
-    match tokio::time::timeout(g.wait, task).await {
-        Ok(Ok(answer)) => answer.map_err(|e| ApiError::from(e).without_path(&g.dir)),
-        Ok(Err(e)) => Err(ApiError::internal(format!("the table look-up failed: {e}"))),
-        Err(_) => Err(timeout()),
+    })
+    .await
+}
+
+/// A place among the searches waiting for their turn, left when dropped
+/// (also when the request gives up).
+struct Waiting<'a>(&'a AtomicUsize);
+
+impl<'a> Waiting<'a> {
+    fn enter(count: &'a AtomicUsize) -> Option<Waiting<'a>> {
+        let before = count.fetch_add(1, Ordering::SeqCst);
+        if before >= QUEUE {
+            count.fetch_sub(1, Ordering::SeqCst);
+            return None;
+        }
+        Some(Waiting(count))
     }
 }
 
-async fn answer(g: &GameState, query: Query, ask: Ask) -> Result<Response, ApiError> {
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Run `work` on the blocking pool, waiting until the game's limit after
+/// `started` (then a `timeout`; the work finishes in the background).
+async fn blocking<T: Send + 'static>(
+    g: &GameState,
+    started: Instant,
+    work: impl FnOnce() -> Result<T, GameError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let task = tokio::task::spawn_blocking(work);
+    let left = g.wait.saturating_sub(started.elapsed());
+    match tokio::time::timeout(left, task).await {
+        Ok(Ok(answer)) => answer.map_err(|e| g.error(e)),
+        Ok(Err(e)) => Err(ApiError::internal(format!("the table look-up failed: {e}"))),
+        Err(_) => Err(g.timeout()),
+    }
+}
+
+impl GameState {
+    /// A game's error as the API's, naming no path of the server.
+    fn error(&self, e: GameError) -> ApiError {
+        ApiError::from(e).without_path(&self.dir)
+    }
+
+    fn timeout(&self) -> ApiError {
+        ApiError {
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            kind: "timeout",
+            message: format!(
+                "the {} question took longer than the server's limit of {} s \
+                 (early placement positions may need the full tables and up to a minute)",
+                self.game.title(),
+                self.wait.as_secs()
+            ),
+        }
+    }
+}
+
+async fn answer(g: &GameState, query: Query, ask_for: Ask) -> Result<Response, ApiError> {
     let params = params(query)?;
     let text = position_param(&params.position)?.to_string();
-    match ask {
+    match ask_for {
         // The rules alone: no tables, no waiting.
         Ask::Show => Ok(json(g.game.show(&text)?)),
         Ask::Svg => Ok((
@@ -188,7 +286,10 @@ async fn answer(g: &GameState, query: Query, ask: Ask) -> Result<Response, ApiEr
             g.game.svg(&text)?,
         )
             .into_response()),
-        Ask::Probe => run(g, move |game| game.analyse(&text)).await.map(json),
+        // Serialised straight into the body (no JSON tree per answer).
+        Ask::Probe => ask(g, text, (), |game, text, ()| game.analysis_text(text))
+            .await
+            .map(|body| ([(header::CONTENT_TYPE, "application/json")], body).into_response()),
     }
 }
 
@@ -200,9 +301,11 @@ async fn best(g: &GameState, query: Query<BestParams>) -> Result<Response, ApiEr
     let params = params(query)?;
     let (policy, seed) = style(&params)?;
     let text = position_param(&params.position)?.to_string();
-    run(g, move |game| game.best_by(&text, &policy, seed))
-        .await
-        .map(json)
+    ask(g, text, (policy, seed), |game, text, (policy, seed)| {
+        game.best_by(text, policy, *seed)
+    })
+    .await
+    .map(json)
 }
 
 /// `replay`: the positions of a move list played from `position` by the
@@ -224,12 +327,15 @@ fn replay(g: &GameState, query: Query<ReplayParams>) -> Result<Response, ApiErro
                 clip(text)
             )));
         }
-        pos = g
-            .game
-            .play(&pos, text)
-            .map_err(|e| ApiError::bad_request(format!("move {}: {e}", i + 1)))?;
+        let (written, next) = g.game.play_move(&pos, text).map_err(|e| match e {
+            GameError::IllegalMove { text, reason } => {
+                ApiError::bad_request(format!("move {} `{}`: {reason}", i + 1, clip(&text)))
+            }
+            other => ApiError::bad_request(format!("move {}: {other}", i + 1)),
+        })?;
+        pos = next;
         positions.push(pos.clone());
-        played.push(text.to_string());
+        played.push(written);
     }
     Ok(json(
         serde_json::json!({"positions": positions, "moves": played}),
@@ -237,5 +343,8 @@ fn replay(g: &GameState, query: Query<ReplayParams>) -> Result<Response, ApiErro
 }
 
 async fn stats(g: &GameState) -> Result<Response, ApiError> {
-    run(g, |game| game.stats()).await.map(json)
+    let game = g.game.clone();
+    blocking(g, Instant::now(), move || game.stats())
+        .await
+        .map(json)
 }

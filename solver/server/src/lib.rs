@@ -1,25 +1,23 @@
 //! `solver serve`: the web board and the JSON API over HTTP (axum on
 //! tokio). The server owns no game logic: every answer comes from the same
-//! library functions as the CLI's `--json` (`Analysis::to_json`,
-//! `mill::games::nine::report`, `mill::games::MillGame` for the boards beyond Nine and
-//! Three, `mill::games::three::report`, `toguz::report`), so the API and the
-//! command line cannot disagree.
+//! library functions as the CLI's `--json` (`mill::games::MillGame` for
+//! every mill board but Three, `mill::games::three::report`,
+//! `toguz::report`), so the API and the command line cannot disagree.
 //!
 //! Safe by default: it binds to loopback unless told otherwise, answers
 //! only GET requests with bounded URIs, validates every parameter, takes no
 //! file path from a request, opens the tables read-only, runs at most one
-//! Nine Men's Morris placement search and a bounded number of Toguz
+//! placement search a game and a bounded number of Toguz
 //! searches at a time, and caps every search's time. See `docs/api.md`.
 
 mod assets;
 mod error;
 mod games;
-mod nine;
 mod three;
 mod toguz;
 
 pub use error::ApiError;
-pub use games::GameState;
+pub use games::{GameState, QUEUE};
 
 use axum::extract::{Request, State};
 use axum::http::{header, StatusCode};
@@ -61,7 +59,8 @@ pub struct Config {
     pub rules: RuleSet,
     /// How much of each table is kept in memory once first used.
     pub memory: TableMemory,
-    /// The placement search behind Nine Men's Morris placement positions.
+    /// The placement search behind Nine Men's Morris and Morabaraba
+    /// placement positions.
     pub search: SearchOptions,
     /// Longest a request waits for a placement search (the search itself
     /// finishes in the background and keeps its table for the next one).
@@ -130,10 +129,20 @@ pub enum TableMemory {
     Values,
 }
 
+impl From<TableMemory> for mill::probe::nine::Residency {
+    fn from(m: TableMemory) -> mill::probe::nine::Residency {
+        use mill::probe::nine::Residency;
+        match m {
+            TableMemory::Mapped => Residency::Mapped,
+            TableMemory::Outcomes => Residency::Outcomes,
+            TableMemory::Values => Residency::Values,
+        }
+    }
+}
+
 /// Everything the handlers share.
 pub struct AppState {
-    nine: nine::NineState,
-    nine_noflying: nine::NineState,
+    /// Every mill game but Three Men's Morris, Nine's two rule sets first.
     games: Vec<GameState>,
     three: three::ThreeState,
     toguz: toguz::ToguzState,
@@ -176,10 +185,27 @@ impl AppState {
     /// Men's Morris (`/api/{id}/…` each; a board defined as data is served
     /// this way).
     pub fn with_games(config: &Config, games: Vec<GameState>) -> Result<Arc<AppState>, String> {
+        let nine = |name, rules| {
+            let game = mill::games::NineGame::open(
+                &config.dir,
+                rules,
+                config.search,
+                config.memory.into(),
+            );
+            GameState::named(
+                name,
+                Arc::new(game),
+                config.dir.clone(),
+                config.placement_wait,
+            )
+        };
+        let mut all = vec![
+            nine("nine", config.rules),
+            nine("nine-noflying", RuleSet::nine(false)),
+        ];
+        all.extend(games);
         Ok(Arc::new(AppState {
-            nine: nine::NineState::new(config, config.rules),
-            nine_noflying: nine::NineState::new(config, RuleSet::nine(false)),
-            games,
+            games: all,
             three: three::ThreeState::new()?,
             toguz: toguz::ToguzState::new(config),
             header_timeout: config.header_timeout,
@@ -196,7 +222,6 @@ impl AppState {
 pub fn router(state: Arc<AppState>, hosts: HostCheck) -> Router {
     Router::new()
         .merge(assets::routes())
-        .merge(nine::routes())
         .merge(games::routes(&state))
         .merge(three::routes())
         .merge(toguz::routes())

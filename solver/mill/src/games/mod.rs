@@ -1,10 +1,13 @@
-//! The mill games beyond Nine Men's Morris's own stack as one object each,
-//! [`MillGame`]: the rules of a board, its tables found in a directory, and
-//! the JSON answers every front end prints — `show`, the [`Analysis`]
-//! (`probe`), the perfect move (`best`), `stats` and the SVG board. The web
-//! server routes `/api/{game}/…` to one and the Python module's `Game`
-//! wraps one, so a board written as data (points, edges, mills, stones:
-//! [`crate::data_board!`]) gets both by [`SolvedGame::open`].
+//! Every mill game but Three Men's Morris as one object, [`MillGame`]: the
+//! rules of a board, its tables found in a directory, and the JSON answers
+//! every front end prints — `show`, the [`Analysis`] (`probe`), the
+//! perfect move (`best`), `stats` and the SVG board — with what a server
+//! needs to schedule a question ([`MillGame::searches`],
+//! [`MillGame::resident`]). The web server routes `/api/{game}/…` to one
+//! and the Python module's `Game` wraps one, so a board written as data
+//! (points, edges, mills, stones: [`crate::data_board!`]) gets both by
+//! [`SolvedGame::open`]. Nine Men's Morris is [`NineGame`]
+//! ([`nine::game`]).
 //!
 //! A game looks at its directory when it is made (the server's start, the
 //! Python object's creation): the largest game (stones a side) whose table
@@ -19,23 +22,25 @@ pub mod nine;
 pub mod report;
 pub mod three;
 
+pub use nine::game::NineGame;
+
 use crate::duel::games::Family;
 use crate::duel::{seeded, Policy};
 use crate::games::lasker::files::LaskerFiles;
 use crate::games::nine::files::DatabaseError;
 use crate::index::symmetric::Symmetric;
 use crate::index::Dense;
-use crate::probe::analysis::{Analysis, AnalysisError, Analyst, MoveValue, SearchOptions};
-use crate::probe::nine::{ProbeError, Tablebases};
+use crate::probe::analysis::{Analysis, AnalysisError, MoveValue, SearchOptions};
+use crate::probe::nine::{ProbeError, Residency};
 use crate::probe::values::{analyse, SearchedTables, Values};
 use crate::rules::board::{Board, Morabaraba, Nine, Six};
 use crate::rules::notation::parse_move;
 use crate::rules::position::Position;
 use crate::rules::variant::RuleSet;
-use crate::rules::{format_position, parse_position};
+use crate::rules::{format_position, move_text, parse_position};
 use crate::tables::files::{self, FilesError};
-use crate::tables::keys::Subspace;
 use crate::tables::keys::TableId;
+use crate::tables::keys::{Sector, Subspace};
 use crate::tables::outcomes::OutcomesError;
 use crate::tables::solve::Solution;
 use crate::tables::Size;
@@ -72,6 +77,14 @@ pub enum GameError {
         table: String,
         /// The command that makes it.
         command: String,
+    },
+    /// A move text that is not a legal move of the position.
+    #[error("move `{text}`: {reason}")]
+    IllegalMove {
+        /// The move as given.
+        text: String,
+        /// Why it is not legal (or not a move).
+        reason: String,
     },
     /// A table failed its checks or could not be read.
     #[error("{0}")]
@@ -170,7 +183,7 @@ pub fn analysis_error(e: &AnalysisError, command: &str) -> GameError {
 }
 
 /// A Nine Men's Morris probing error as the game's error.
-fn probe_error(e: &ProbeError, command: &str) -> GameError {
+pub(crate) fn probe_error(e: &ProbeError, command: &str) -> GameError {
     match e {
         ProbeError::Table(DatabaseError::Set(s)) => set_error(s, command),
         ProbeError::Table(DatabaseError::Format(f)) => {
@@ -194,6 +207,11 @@ pub fn best_json<B: Board>(pos: &Position, best: Option<MoveValue>) -> Json {
     })
 }
 
+/// An analysis as JSON text.
+pub(crate) fn serialised<B: Board>(a: &Analysis<B>) -> Result<String, GameError> {
+    serde_json::to_string(a).map_err(|e| GameError::Other(e.to_string()))
+}
+
 /// One mill game with its tables, answering in JSON. Object-safe, so that
 /// the server and the Python module hold any board as a `dyn MillGame`.
 pub trait MillGame: Send + Sync {
@@ -210,9 +228,16 @@ pub trait MillGame: Send + Sync {
     fn reading(&self) -> Vec<&'static str>;
     /// The legal moves and the state of a position (no tables needed).
     fn show(&self, position: &str) -> Result<Json, GameError>;
-    /// The [`Analysis`] of a position as JSON (`position`, `value`, `dtc`,
-    /// `source`, `moves`).
-    fn analyse(&self, position: &str) -> Result<Json, GameError>;
+    /// The [`Analysis`] of a position as JSON text (`position`, `value`,
+    /// `dtc`, `source`, `moves`), serialised straight from the analysis
+    /// (no JSON tree built: what a server sends).
+    fn analysis_text(&self, position: &str) -> Result<String, GameError>;
+    /// The [`Analysis`] of a position as a JSON object
+    /// ([`MillGame::analysis_text`] read back).
+    fn analyse(&self, position: &str) -> Result<Json, GameError> {
+        let text = self.analysis_text(position)?;
+        serde_json::from_str(&text).map_err(|e| GameError::Other(e.to_string()))
+    }
     /// The perfect player's move: `{"position", "best"}`.
     fn best(&self, position: &str) -> Result<Json, GameError>;
     /// The move `policy` picks among the best moves (`seed` makes a random
@@ -235,8 +260,26 @@ pub trait MillGame: Send + Sync {
     fn stats(&self) -> Result<Json, GameError>;
     /// The board as SVG (no tables needed).
     fn svg(&self, position: &str) -> Result<String, GameError>;
+    /// A legal move of a position: the move as the library writes it and
+    /// the position after it (texts in, texts out).
+    fn play_move(&self, position: &str, mv: &str) -> Result<(String, String), GameError>;
     /// The position after a legal move (texts in, text out).
-    fn play(&self, position: &str, mv: &str) -> Result<String, GameError>;
+    fn play(&self, position: &str, mv: &str) -> Result<String, GameError> {
+        Ok(self.play_move(position, mv)?.1)
+    }
+    /// Does answering `position` ([`MillGame::analyse`], [`MillGame::best`])
+    /// run a placement search? Such questions take turns (a server queues
+    /// them); table questions run side by side. May open a table file;
+    /// `false` for a text that is not a legal position.
+    fn searches(&self, _position: &str) -> bool {
+        false
+    }
+    /// Is `position` answered from memory alone (its tables and its moves'
+    /// loaded whole): no file access, no decompression, no search, so a
+    /// server may answer it in place. `false` when unsure.
+    fn resident(&self, _position: &str) -> bool {
+        false
+    }
 }
 
 /// The rules layer every board shares: parse, show, svg, play, under
@@ -300,11 +343,14 @@ impl<B: Board> RulesLayer<B> {
         ))
     }
 
-    fn play(&self, text: &str, mv: &str) -> Result<String, GameError> {
+    fn play_move(&self, text: &str, mv: &str) -> Result<(String, String), GameError> {
         let pos = self.parse_shown(text)?;
-        let m = parse_move::<B>(&pos, self.rules_of(&pos), mv)
-            .map_err(|e| GameError::Input(format!("move `{}`: {e}", mv.trim())))?;
-        Ok(format_position::<B>(&pos.apply(m)))
+        let m =
+            parse_move::<B>(&pos, self.rules_of(&pos), mv).map_err(|e| GameError::IllegalMove {
+                text: mv.trim().to_string(),
+                reason: e.to_string(),
+            })?;
+        Ok((move_text::<B>(m), format_position::<B>(&pos.apply(m))))
     }
 
     fn reading(&self) -> Vec<&'static str> {
@@ -472,8 +518,8 @@ impl<B: Board, S: Values<B> + Send + Sync> MillGame for SolvedGame<B, S> {
         self.rules.show(position)
     }
 
-    fn analyse(&self, position: &str) -> Result<Json, GameError> {
-        Ok(self.analysis(position)?.to_json())
+    fn analysis_text(&self, position: &str) -> Result<String, GameError> {
+        serialised(&self.analysis(position)?)
     }
 
     fn best(&self, position: &str) -> Result<Json, GameError> {
@@ -509,8 +555,8 @@ impl<B: Board, S: Values<B> + Send + Sync> MillGame for SolvedGame<B, S> {
         self.rules.svg(position)
     }
 
-    fn play(&self, position: &str, mv: &str) -> Result<String, GameError> {
-        self.rules.play(position, mv)
+    fn play_move(&self, position: &str, mv: &str) -> Result<(String, String), GameError> {
+        self.rules.play_move(position, mv)
     }
 }
 
@@ -604,13 +650,23 @@ impl MillGame for SearchedGame {
         self.rules.show(position)
     }
 
-    fn analyse(&self, position: &str) -> Result<Json, GameError> {
+    fn analysis_text(&self, position: &str) -> Result<String, GameError> {
         let pos = self.rules.parse(position)?;
         let tables = self.tables()?;
         let a = tables
             .analyse(&pos, self.options)
             .map_err(|e| analysis_error(&e, &self.rules.command))?;
-        Ok(a.to_json())
+        serialised(&a)
+    }
+
+    /// A placement position whose sector is not stored.
+    fn searches(&self, position: &str) -> bool {
+        let (Ok(pos), Ok(tables)) = (self.rules.parse(position), self.tables()) else {
+            return false;
+        };
+        pos.validate::<Morabaraba>(self.rules.rules).is_ok()
+            && pos.placing()
+            && Sector::of(&pos).is_none_or(|s| !tables.files().has_sector(s))
     }
 
     fn best(&self, position: &str) -> Result<Json, GameError> {
@@ -647,130 +703,15 @@ impl MillGame for SearchedGame {
         self.rules.svg(position)
     }
 
-    fn play(&self, position: &str, mv: &str) -> Result<String, GameError> {
-        self.rules.play(position, mv)
+    fn play_move(&self, position: &str, mv: &str) -> Result<(String, String), GameError> {
+        self.rules.play_move(position, mv)
     }
 }
 
-/// Nine Men's Morris under one rule set through the same interface as the
-/// other boards (the Python module's `Game("nine")`): the tables of `dir`
-/// ([`Tablebases`], each kept as two-bit outcomes once used) and, in
-/// placement, the placement tables or the placement search ([`Analyst`];
-/// one search per question, its table sized by the plies of placement
-/// left). The web server serves Nine with its own worker, which keeps one
-/// search's table between questions.
-pub struct NineGame {
-    dir: PathBuf,
-    tables: Result<Tablebases, GameError>,
-    rules: crate::rules::variant::RuleSet,
-    options: SearchOptions,
-    command: String,
-}
-
-/// Nine Men's Morris (with flying, or without) from the tables of `dir`.
+/// Nine Men's Morris (with flying, or without) from the tables of `dir`,
+/// each kept as two-bit outcomes once used ([`nine::game::NineGame`]).
 pub fn nine(dir: &Path, flying: bool, options: SearchOptions) -> NineGame {
-    let rules = crate::rules::variant::RuleSet::nine(flying);
-    let command = if flying {
-        "solver nine generate".to_string()
-    } else {
-        "solver nine generate --no-flying".to_string()
-    };
-    let tables = Tablebases::open(dir, rules)
-        .map(Tablebases::in_memory_wdl)
-        .map_err(|e| probe_error(&e, &command));
-    NineGame {
-        dir: dir.to_owned(),
-        tables,
-        rules,
-        options,
-        command,
-    }
-}
-
-impl NineGame {
-    fn parse(&self, text: &str) -> Result<Position, GameError> {
-        text.trim()
-            .parse::<Position>()
-            .map_err(|e| GameError::Input(format!("bad position: {e}")))
-    }
-
-    fn analyst(&self) -> Result<Analyst<'_>, GameError> {
-        let tb = self.tables.as_ref().map_err(Clone::clone)?;
-        Ok(Analyst::new(tb, self.options))
-    }
-}
-
-impl MillGame for NineGame {
-    fn id(&self) -> &'static str {
-        if self.rules.flying {
-            "nine"
-        } else {
-            "nine-noflying"
-        }
-    }
-
-    fn title(&self) -> &'static str {
-        if self.rules.flying {
-            "Nine Men's Morris"
-        } else {
-            "Nine Men's Morris without flying"
-        }
-    }
-
-    fn rules(&self) -> RuleSet {
-        self.rules
-    }
-
-    fn start(&self) -> String {
-        Position::start(self.rules()).to_string()
-    }
-
-    fn reading(&self) -> Vec<&'static str> {
-        crate::rules::geometry::NINE_READING.to_vec()
-    }
-
-    fn show(&self, position: &str) -> Result<Json, GameError> {
-        Ok(crate::games::nine::report::show_json(
-            &self.parse(position)?,
-            self.rules,
-        ))
-    }
-
-    fn analyse(&self, position: &str) -> Result<Json, GameError> {
-        let pos = self.parse(position)?;
-        let a = self
-            .analyst()?
-            .analyse(&pos)
-            .map_err(|e| analysis_error(&e, &self.command))?;
-        Ok(a.to_json())
-    }
-
-    fn best(&self, position: &str) -> Result<Json, GameError> {
-        let pos = self.parse(position)?;
-        let best = self
-            .analyst()?
-            .best(&pos)
-            .map_err(|e| analysis_error(&e, &self.command))?;
-        Ok(best_json::<Nine>(&pos, best))
-    }
-
-    fn stats(&self) -> Result<Json, GameError> {
-        self.tables.as_ref().map_err(Clone::clone)?;
-        let tables = crate::games::nine::files::scan_all(&self.dir, self.rules)
-            .map_err(|e| probe_error(&ProbeError::Table(e), &self.command))?;
-        Ok(crate::games::nine::report::stats_json(&tables, self.rules))
-    }
-
-    fn svg(&self, position: &str) -> Result<String, GameError> {
-        Ok(crate::rules::svg::nine_svg(&self.parse(position)?))
-    }
-
-    fn play(&self, position: &str, mv: &str) -> Result<String, GameError> {
-        let pos = self.parse(position)?;
-        let m = parse_move::<Nine>(&pos, self.rules, mv)
-            .map_err(|e| GameError::Input(format!("move `{}`: {e}", mv.trim())))?;
-        Ok(pos.apply(m).to_string())
-    }
+    NineGame::open(dir, RuleSet::nine(flying), options, Residency::Outcomes)
 }
 
 /// The names [`open`] knows.

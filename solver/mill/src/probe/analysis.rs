@@ -19,7 +19,7 @@ use crate::rules::ending;
 use crate::rules::position::PositionError;
 use crate::rules::position::{Move, Position};
 use crate::rules::{format_position, move_text, write_move};
-use crate::search::PlacementSearch;
+use crate::search::{Kept, PlacementSearch};
 use crate::tables::outcomes::OutcomesError;
 use serde_json::{json, Value as Json};
 use std::marker::PhantomData;
@@ -326,16 +326,33 @@ pub struct Analyst<'a> {
     tb: &'a Tablebases,
     options: SearchOptions,
     search: Option<PlacementSearch<'a, Tablebases>>,
+    /// What an earlier analyst's search kept, resumed at the first search.
+    kept: Option<Kept>,
 }
 
 impl<'a> Analyst<'a> {
     /// An analyst over `tb`.
     pub fn new(tb: &'a Tablebases, options: SearchOptions) -> Analyst<'a> {
+        Analyst::resume(tb, options, None)
+    }
+
+    /// An analyst over `tb` that resumes what an earlier one kept
+    /// ([`Analyst::keep`]): its first placement search goes on with the
+    /// kept transposition table when that is as large as the position
+    /// needs ([`table_mib`]), else with a new one.
+    pub fn resume(tb: &'a Tablebases, options: SearchOptions, kept: Option<Kept>) -> Analyst<'a> {
         Analyst {
             tb,
             options,
             search: None,
+            kept,
         }
+    }
+
+    /// What the placement search holds (its table and threads), for
+    /// [`Analyst::resume`]; `None` if no search ran and none was kept.
+    pub fn keep(self) -> Option<Kept> {
+        self.search.map(PlacementSearch::keep).or(self.kept)
     }
 
     /// The tablebases.
@@ -351,9 +368,12 @@ impl<'a> Analyst<'a> {
     ) -> Result<&mut PlacementSearch<'a, Tablebases>, AnalysisError> {
         if self.search.is_none() {
             let mib = table_mib(pos, self.options.hash_mib);
-            let search = PlacementSearch::with_table_mib(self.tb, mib)
-                .with_threads(self.options.threads.max(1))
-                .map_err(AnalysisError::Threads)?;
+            let search = match self.kept.take() {
+                Some(kept) if kept.holds_mib(mib) => PlacementSearch::resume(self.tb, kept),
+                _ => PlacementSearch::with_table_mib(self.tb, mib)
+                    .with_threads(self.options.threads.max(1))
+                    .map_err(AnalysisError::Threads)?,
+            };
             self.search = Some(search);
         }
         Ok(self.search.as_mut().expect("just created"))

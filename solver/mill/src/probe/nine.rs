@@ -58,6 +58,24 @@ pub enum ProbeError {
     NoDirectory(PathBuf),
 }
 
+/// How much of each table a [`Tablebases`] keeps in memory once it is
+/// first used ([`Tablebases::keeping`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Residency {
+    /// Memory-mapped files and their block caches only: least memory,
+    /// slowest placement searches.
+    Mapped,
+    /// Two-bit outcomes whole (2.2 GB for all 49 subspaces), for the
+    /// placement search ([`Tablebases::in_memory_wdl`]); distances from
+    /// the files.
+    #[default]
+    Outcomes,
+    /// Whole tables with distances (about 9 GB for all 49) and the
+    /// placement sectors' outcomes (4.5 GB for all 455): the fastest
+    /// probes ([`Tablebases::in_memory`]).
+    Values,
+}
+
 /// How much of the tables is kept in memory (slot `10 * us + them`).
 enum Memory {
     /// Only the memory map and the block caches.
@@ -125,6 +143,15 @@ impl Tablebases {
     pub fn in_memory_wdl(mut self) -> Tablebases {
         self.memory = Memory::Wdl(Box::new(std::array::from_fn(|_| OnceLock::new())));
         self
+    }
+
+    /// Keep as much of each table in memory as `residency` says.
+    pub fn keeping(self, residency: Residency) -> Tablebases {
+        match residency {
+            Residency::Mapped => self,
+            Residency::Outcomes => self.in_memory_wdl(),
+            Residency::Values => self.in_memory(),
+        }
     }
 
     /// The in-memory form of a subspace's table, loaded on first use.

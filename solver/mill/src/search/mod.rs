@@ -42,6 +42,32 @@ const FLUSH: u64 = 1024;
 /// Most stones in hand of both sides together (Morabaraba: 12 each).
 const MAX_DEPTH: usize = 24;
 
+/// What a search keeps between questions: its transposition table (its
+/// entries are proven bounds of the same game, so they stay true) and its
+/// thread pool. [`PlacementSearch::keep`] takes it out of a search,
+/// [`PlacementSearch::resume`] makes a search of it; a server or a player
+/// that asks one position after another keeps its work this way without
+/// holding a borrowed search.
+pub struct Kept {
+    table: Table,
+    pool: Option<rayon::ThreadPool>,
+}
+
+impl Kept {
+    /// Whether the kept table has at least as many entries as a table of
+    /// about `mib` MiB ([`PlacementSearch::with_table_mib`]).
+    pub fn holds_mib(&self, mib: u64) -> bool {
+        self.table.bits() >= table_bits(mib)
+    }
+}
+
+/// The entries (as a power of two) of a table of about `mib` MiB (16-byte
+/// entries, rounded down to a power of two).
+fn table_bits(mib: u64) -> u32 {
+    let entries = (mib.max(1) << 20) / 16;
+    63 - entries.leading_zeros()
+}
+
 /// Statistics of a search.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct SearchStats {
@@ -161,8 +187,24 @@ impl<'a, G: PlacementGame> PlacementSearch<'a, G> {
     /// A search with a transposition table of about `mib` MiB (16-byte
     /// entries, rounded down to a power of two).
     pub fn with_table_mib(tb: &'a G, mib: u64) -> PlacementSearch<'a, G> {
-        let entries = (mib.max(1) << 20) / 16;
-        PlacementSearch::with_table_bits(tb, 63 - entries.leading_zeros())
+        PlacementSearch::with_table_bits(tb, table_bits(mib))
+    }
+
+    /// A search over `tb` with what an earlier search of the same game
+    /// kept: its transposition table and threads.
+    pub fn resume(tb: &'a G, kept: Kept) -> PlacementSearch<'a, G> {
+        let mut search = PlacementSearch::with_table_bits(tb, 4);
+        search.table = kept.table;
+        search.pool = kept.pool;
+        search
+    }
+
+    /// The transposition table and threads, for [`PlacementSearch::resume`].
+    pub fn keep(self) -> Kept {
+        Kept {
+            table: self.table,
+            pool: self.pool,
+        }
     }
 
     /// A search with a transposition table of `2^bits` entries (4..=40).

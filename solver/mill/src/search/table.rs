@@ -89,6 +89,11 @@ impl Table {
         }
     }
 
+    /// The table holds `2^bits` entries.
+    pub fn bits(&self) -> u32 {
+        64 - self.shift
+    }
+
     /// Index of the first word of the key's bucket.
     fn bucket(&self, key: u64) -> usize {
         ((key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize & !1) * 2
