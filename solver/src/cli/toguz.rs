@@ -9,8 +9,8 @@ use std::io::BufRead;
 use std::time::Instant;
 use toguz::endgame::GameResult;
 use toguz::linear::LinearEval;
-use toguz::notation::{diagram, move_notation, side_name, MoveText};
 use toguz::nnue::Network;
+use toguz::notation::{diagram, move_notation, side_name, MoveText};
 use toguz::search::{score_text, Config, Engine, EvalKind, Iteration, Limits};
 use toguz::selfplay::{self, Clock, EngineSpec, MatchOptions, Openings, RunOptions};
 use toguz::train::{self, SelfPlayOptions, TrainOptions};
@@ -20,7 +20,7 @@ use toguz::{perft, pgn, Board, Outcome};
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Box<Command>,
 }
 
 /// Subcommands of `solver toguz`.
@@ -451,7 +451,7 @@ impl SearchArgs {
 
 /// Run a `solver toguz` subcommand.
 pub fn run(args: Args) -> CliResult {
-    match args.command {
+    match *args.command {
         Command::Replay {
             file,
             positions_at: Some(ply),

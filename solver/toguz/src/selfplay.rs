@@ -147,8 +147,9 @@ impl FromStr for EngineSpec {
                 "learned" => config.learned = on.then(|| Weights(linear::builtin())),
                 "nnue" => {
                     config.nnue = if on {
-                        Some(Net(crate::nnue::builtin()
-                            .map_err(|e| SpecError::Net(e.to_string()))?))
+                        Some(Net(
+                            crate::nnue::builtin().map_err(|e| SpecError::Net(e.to_string()))?
+                        ))
                     } else {
                         None
                     }

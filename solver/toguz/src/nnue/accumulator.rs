@@ -34,9 +34,7 @@ impl Accumulator {
     /// The accumulator of `b`, from scratch.
     #[inline]
     pub fn refresh(net: &Network, b: &Board) -> Accumulator {
-        let mut a = Accumulator {
-            v: [net.b1; 2],
-        };
+        let mut a = Accumulator { v: [net.b1; 2] };
         for view in 0..2 {
             let v = &mut a.v[view];
             features::for_each_active(b, view, |i| add(v, &net.w1[i]));
@@ -162,7 +160,10 @@ mod tests {
                 history.push((b, acc));
             }
         }
-        assert!(captures > 1000 && tuzdyks > 100, "{captures} captures, {tuzdyks} tuzdyks");
+        assert!(
+            captures > 1000 && tuzdyks > 100,
+            "{captures} captures, {tuzdyks} tuzdyks"
+        );
         assert!(checked > 10_000, "{checked}");
     }
 }

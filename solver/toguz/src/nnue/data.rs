@@ -115,10 +115,16 @@ pub fn read(path: &Path) -> Result<BTreeMap<usize, Vec<Sample>>, DataError> {
                 }
             }
         } else if let Some(i) = line.strip_prefix("g ") {
-            let i = i.trim().parse().map_err(|_| bad(n, "bad game index".into()))?;
+            let i = i
+                .trim()
+                .parse()
+                .map_err(|_| bad(n, "bad game index".into()))?;
             open = Some((i, Vec::new(), None));
         } else if let Some(i) = line.strip_prefix("e ") {
-            let i: usize = i.trim().parse().map_err(|_| bad(n, "bad game index".into()))?;
+            let i: usize = i
+                .trim()
+                .parse()
+                .map_err(|_| bad(n, "bad game index".into()))?;
             match open.take() {
                 Some((j, _, Some(e))) if j == i => return Err(e),
                 Some((j, v, None)) if j == i => {

@@ -83,8 +83,16 @@ mod tests {
             },
             [b.kazan[1], b.kazan[0]],
             [
-                if b.tuzdyk[1] == NO_TUZDYK { NO_TUZDYK } else { (b.tuzdyk[1] + 9) % 18 },
-                if b.tuzdyk[0] == NO_TUZDYK { NO_TUZDYK } else { (b.tuzdyk[0] + 9) % 18 },
+                if b.tuzdyk[1] == NO_TUZDYK {
+                    NO_TUZDYK
+                } else {
+                    (b.tuzdyk[1] + 9) % 18
+                },
+                if b.tuzdyk[0] == NO_TUZDYK {
+                    NO_TUZDYK
+                } else {
+                    (b.tuzdyk[0] + 9) % 18
+                },
             ],
             b.side.opponent(),
         );

@@ -123,7 +123,9 @@ impl Reader<'_> {
         Ok(s)
     }
     fn u32(&mut self) -> Result<u32, NetError> {
-        Ok(u32::from_le_bytes(self.take(4)?.try_into().map_err(|_| NetError::Truncated)?))
+        Ok(u32::from_le_bytes(
+            self.take(4)?.try_into().map_err(|_| NetError::Truncated)?,
+        ))
     }
     fn i32(&mut self) -> Result<i32, NetError> {
         Ok(self.u32()? as i32)
@@ -160,7 +162,11 @@ impl Network {
             // 18 holes, 2 kazans, 2 tuzdyks: bound each by the largest
             // weight of its group.
             let max = |r: std::ops::Range<usize>| {
-                self.w1[r].iter().map(|c| i32::from(c[h]).abs()).max().unwrap_or(0)
+                self.w1[r]
+                    .iter()
+                    .map(|c| i32::from(c[h]).abs())
+                    .max()
+                    .unwrap_or(0)
             };
             let bound = i32::from(self.b1[h]).abs()
                 + 18 * max(features::F_HOLE..features::F_KAZAN)
@@ -170,7 +176,7 @@ impl Network {
                 return Err(NetError::Range("first layer"));
             }
         }
-        debug_assert!(MAX_ACTIVE <= 22);
+        const { assert!(MAX_ACTIVE == 22) };
         for k in 0..HIDDEN {
             let s: i64 = self.w2[k].iter().map(|&w| i64::from(w).abs()).sum::<i64>()
                 * i64::from(QX)
@@ -249,7 +255,12 @@ impl Network {
                 v.extend_from_slice(&w.to_le_bytes());
             }
         }
-        for w in self.b2.iter().chain(&self.w3).chain([&self.b3, &self.w_kazan]) {
+        for w in self
+            .b2
+            .iter()
+            .chain(&self.w3)
+            .chain([&self.b3, &self.w_kazan])
+        {
             v.extend_from_slice(&w.to_le_bytes());
         }
         let sum = fnv(&v);
@@ -267,14 +278,21 @@ impl Network {
             return Err(NetError::Truncated);
         }
         let (body, sum) = bytes.split_at(bytes.len() - 8);
-        let mut r = Reader { bytes, at: MAGIC.len() };
+        let mut r = Reader {
+            bytes,
+            at: MAGIC.len(),
+        };
         let len = r.u32()? as usize;
         let origin = std::str::from_utf8(r.take(len)?)
             .map_err(|_| NetError::Header)?
             .to_string();
         let (inputs, acc, hidden) = (r.u32()?, r.u32()?, r.u32()?);
         if (inputs as usize, acc as usize, hidden as usize) != (INPUTS, ACC, HIDDEN) {
-            return Err(NetError::Shape { inputs, acc, hidden });
+            return Err(NetError::Shape {
+                inputs,
+                acc,
+                hidden,
+            });
         }
         let mut n = Network::zero(&origin);
         for c in n.w1.iter_mut() {
@@ -396,7 +414,9 @@ mod tests {
         let n = builtin().expect("built-in network");
         assert!(!n.origin.is_empty());
         // Ten stones up with the rest equal is clearly good for the mover.
-        let b: Board = "9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 w 0,0 -,-".parse().unwrap();
+        let b: Board = "9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 w 0,0 -,-"
+            .parse()
+            .unwrap();
         let up = Board::from_parts(
             {
                 let mut h = b.holes;
@@ -408,6 +428,11 @@ mod tests {
             b.tuzdyk,
             b.side,
         );
-        assert!(n.evaluate(&up) > n.evaluate(&b) + 300, "{} {}", n.evaluate(&up), n.evaluate(&b));
+        assert!(
+            n.evaluate(&up) > n.evaluate(&b) + 300,
+            "{} {}",
+            n.evaluate(&up),
+            n.evaluate(&b)
+        );
     }
 }

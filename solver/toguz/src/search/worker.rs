@@ -4,9 +4,9 @@
 
 use super::tt::{Bound, Entry, Table};
 use super::{Config, Features, Net, Shared, Weights, MATE, MATE_BOUND, MAX_PLY};
-use crate::nnue::Accumulator;
 use crate::board::{Board, Outcome};
 use crate::eval::{evaluate, EvalParams};
+use crate::nnue::Accumulator;
 use std::sync::atomic::Ordering::Relaxed;
 
 /// Nodes between checks of the stop flag and clock.
