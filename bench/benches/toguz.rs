@@ -96,6 +96,7 @@ fn search_bench(c: &mut Criterion) {
     // learned one): nodes per second before and after.
     let hand = Config {
         learned: None,
+        nnue: None,
         ..Config::default()
     };
     let nodes: u64 = positions.iter().map(|p| search_with(hand, p, 12, 1)).sum();

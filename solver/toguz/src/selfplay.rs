@@ -94,6 +94,7 @@ impl FromStr for EngineSpec {
                 config.features = Features::PLAIN;
                 config.eval = EvalParams::MATERIAL;
                 config.learned = None;
+                config.nnue = None;
                 config.endgame_stones = 0;
             }
             other => return Err(SpecError::Base(other.to_string())),
@@ -144,7 +145,12 @@ impl FromStr for EngineSpec {
                         config.nnue = None;
                     }
                 }
-                "learned" => config.learned = on.then(|| Weights(linear::builtin())),
+                "learned" => {
+                    // `+learned` is the linear model, `-learned` the
+                    // hand-set terms: neither is the network.
+                    config.learned = on.then(|| Weights(linear::builtin()));
+                    config.nnue = None;
+                }
                 "nnue" => {
                     config.nnue = if on {
                         Some(Net(

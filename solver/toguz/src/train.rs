@@ -503,6 +503,7 @@ mod tests {
         let material = Config {
             eval: crate::eval::EvalParams::MATERIAL,
             learned: None,
+            nnue: None,
             tt_mb: 4,
             endgame_stones: 0,
             ..Config::default()
