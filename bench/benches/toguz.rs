@@ -96,6 +96,7 @@ fn search_bench(c: &mut Criterion) {
     // learned one): nodes per second before and after.
     let hand = Config {
         learned: None,
+        nnue: None,
         ..Config::default()
     };
     let nodes: u64 = positions.iter().map(|p| search_with(hand, p, 12, 1)).sum();
@@ -116,5 +117,78 @@ fn search_bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, perft_bench, search_bench);
+/// The neural evaluation of a child position: its accumulator from scratch
+/// or from the parent's by the changed inputs, then the output; and the
+/// linear evaluation for scale. 2,000 (parent, child) pairs from seeded
+/// random games.
+fn nnue_bench(c: &mut Criterion) {
+    use toguz::nnue::{self, Accumulator};
+    let Ok(net) = nnue::builtin() else { return };
+    let mut pairs = Vec::new();
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    while pairs.len() < 2000 {
+        let mut b = Board::start();
+        while b.outcome().is_none() && pairs.len() < 2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let mask = b.legal_mask();
+            let mut mm = mask;
+            for _ in 0..(x % u64::from(mask.count_ones())) {
+                mm &= mm - 1;
+            }
+            let child = b.after(mm.trailing_zeros() as u8);
+            if child.outcome().is_none() {
+                pairs.push((b, Accumulator::refresh(net, &b), child));
+            }
+            b = child;
+        }
+    }
+    let out = |a: &Accumulator, b: &Board| {
+        let me = b.side.index();
+        net.output(a, me, i32::from(b.kazan[me]) - i32::from(b.kazan[1 - me]))
+    };
+    let mut g = c.benchmark_group("toguz/eval");
+    g.throughput(Throughput::Elements(pairs.len() as u64));
+    g.bench_function("nnue-refresh", |bn| {
+        bn.iter(|| {
+            pairs
+                .iter()
+                .map(|(_, _, ch)| out(&Accumulator::refresh(net, black_box(ch)), ch))
+                .sum::<i32>()
+        })
+    });
+    g.bench_function("nnue-update-from-parent", |bn| {
+        bn.iter(|| {
+            pairs
+                .iter()
+                .map(|(p, a, ch)| {
+                    let mut a = *a;
+                    a.update(net, p, black_box(ch));
+                    out(&a, ch)
+                })
+                .sum::<i32>()
+        })
+    });
+    g.bench_function("nnue-output-only", |bn| {
+        bn.iter(|| {
+            pairs
+                .iter()
+                .map(|(p, a, _)| out(black_box(a), p))
+                .sum::<i32>()
+        })
+    });
+    let lin = toguz::linear::builtin();
+    g.bench_function("linear", |bn| {
+        bn.iter(|| {
+            pairs
+                .iter()
+                .map(|(_, _, ch)| lin.evaluate(black_box(ch)))
+                .sum::<i32>()
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, perft_bench, search_bench, nnue_bench);
 criterion_main!(benches);

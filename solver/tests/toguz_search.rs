@@ -68,6 +68,7 @@ fn pvs_with_ordering_equals_negamax() {
         tt_mb: 1,
         // The hand-set evaluation, which the negamax below calls.
         learned: None,
+        nnue: None,
         ..Config::default()
     };
     for (i, b) in positions(12, 10).iter().enumerate() {

@@ -26,6 +26,7 @@ pub mod size;
 pub mod three;
 pub mod toguz;
 pub mod toguz_analysis;
+pub mod toguz_nnue;
 pub mod toguz_tb;
 
 /// Solver and retrograde-analysis toolkit for mill games and Toguz Kumalak.

@@ -9,8 +9,9 @@ use std::io::BufRead;
 use std::time::Instant;
 use toguz::endgame::GameResult;
 use toguz::linear::LinearEval;
+use toguz::nnue::Network;
 use toguz::notation::{diagram, move_notation, side_name, MoveText};
-use toguz::search::{score_text, Config, Engine, Iteration, Limits, Weights};
+use toguz::search::{score_text, Config, Engine, EvalKind, Iteration, Limits};
 use toguz::selfplay::{self, Clock, EngineSpec, MatchOptions, Openings, RunOptions};
 use toguz::train::{self, SelfPlayOptions, TrainOptions};
 use toguz::{perft, pgn, Board, Outcome};
@@ -19,7 +20,7 @@ use toguz::{perft, pgn, Board, Outcome};
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Box<Command>,
 }
 
 /// Subcommands of `solver toguz`.
@@ -73,12 +74,8 @@ pub enum Command {
     /// Speak the engine protocol on stdin/stdout (docs/toguz.md, section
     /// "Engine protocol"), for GUIs and match runners.
     Engine {
-        /// Learned evaluation weights file (default: the built-in weights).
-        #[arg(long)]
-        weights: Option<std::path::PathBuf>,
-        /// Use the hand-set evaluation instead of the learned one.
-        #[arg(long, conflicts_with = "weights")]
-        hand_eval: bool,
+        #[command(flatten)]
+        eval: EvalArgs,
     },
     /// Play against the engine in the terminal.
     Play {
@@ -110,6 +107,10 @@ pub enum Command {
     Stats(super::toguz_tb::StatsArgs),
     /// Check the endgame share tables against the exact endgame solver.
     Verify(super::toguz_tb::VerifyArgs),
+    /// Train the neural evaluation (NNUE): self-play games appended to a
+    /// data file (resumable: games already there are skipped), plus
+    /// recorded games, then Adam on the network; writes a network file.
+    TrainNet(super::toguz_nnue::TrainNetArgs),
     /// Fit the win/draw/loss chances of the engine's score on recorded
     /// games (held-out games for the check; see docs/toguz.md).
     Calibrate(super::toguz_analysis::CalibrateArgs),
@@ -137,6 +138,19 @@ pub enum Command {
         /// Learned weights file for engine B.
         #[arg(long)]
         b_weights: Option<std::path::PathBuf>,
+        /// Evaluation of engine A: linear, nnue or hand (replaces the
+        /// spec's; as `--eval` of `search`).
+        #[arg(long, value_name = "linear|nnue|hand")]
+        a_eval: Option<String>,
+        /// Evaluation of engine B.
+        #[arg(long, value_name = "linear|nnue|hand")]
+        b_eval: Option<String>,
+        /// Network file for engine A (with `--a-eval nnue`).
+        #[arg(long)]
+        a_net: Option<std::path::PathBuf>,
+        /// Network file for engine B.
+        #[arg(long)]
+        b_net: Option<std::path::PathBuf>,
         /// Endgame share tables for engine A (a directory of `solver toguz
         /// generate`; default: none, whatever `./toguz-tables` holds). An
         /// external engine gets `setoption name Tables value DIR`.
@@ -234,6 +248,8 @@ pub enum Command {
         /// Search threads.
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        #[command(flatten)]
+        eval: EvalArgs,
         /// Write a score graph (SVG, White's view, blunders marked); needs
         /// --game.
         #[arg(long, requires = "game")]
@@ -289,6 +305,66 @@ pub enum Command {
     },
 }
 
+/// The evaluation of a searching command (`search`, `play`, `engine`,
+/// `review`; `match` has the same per engine as `--a-eval`/`--b-eval`).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct EvalArgs {
+    /// Static evaluation: `linear` (the learned linear model, the default),
+    /// `nnue` (the neural network) or `hand` (the hand-set terms).
+    #[arg(long, value_name = "linear|nnue|hand")]
+    eval: Option<String>,
+    /// Learned linear weights file (with the linear evaluation; default:
+    /// the built-in weights).
+    #[arg(long)]
+    weights: Option<std::path::PathBuf>,
+    /// Network file (with `--eval nnue`; default: the built-in network).
+    #[arg(long)]
+    net: Option<std::path::PathBuf>,
+    /// Use the hand-set evaluation (the same as `--eval hand`).
+    #[arg(long, conflicts_with_all = ["weights", "eval", "net"])]
+    hand_eval: bool,
+}
+
+/// Set `config`'s evaluation from `--eval` (default linear, or nnue when
+/// only a network file is given), `--weights` and `--net`.
+pub(super) fn apply_eval(
+    config: &mut Config,
+    eval: Option<&str>,
+    weights: Option<&std::path::Path>,
+    net: Option<&std::path::Path>,
+) -> Result<(), CliError> {
+    let kind: EvalKind = match eval {
+        Some(e) => e.parse().map_err(|e: String| CliError::from(e))?,
+        None if net.is_some() => EvalKind::Nnue,
+        None => EvalKind::Linear,
+    };
+    if weights.is_some() && kind != EvalKind::Linear {
+        return Err(CliError::from("--weights goes with the linear evaluation"));
+    }
+    if net.is_some() && kind != EvalKind::Nnue {
+        return Err(CliError::from("--net goes with --eval nnue"));
+    }
+    let w = weights.map(LinearEval::load).transpose()?;
+    let n = net
+        .map(Network::load)
+        .transpose()
+        .map_err(|e| CliError::from(e.to_string()))?;
+    config
+        .set_eval(kind, w, n)
+        .map_err(|e| CliError::from(format!("built-in network: {e}")))
+}
+
+impl EvalArgs {
+    fn apply(&self, config: &mut Config) -> Result<(), CliError> {
+        let eval = if self.hand_eval {
+            Some("hand")
+        } else {
+            self.eval.as_deref()
+        };
+        apply_eval(config, eval, self.weights.as_deref(), self.net.as_deref())
+    }
+}
+
 /// Search limits shared by `search` and `play`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SearchArgs {
@@ -307,12 +383,8 @@ pub struct SearchArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64)]
     hash: usize,
-    /// Learned evaluation weights file (default: the built-in weights).
-    #[arg(long)]
-    weights: Option<std::path::PathBuf>,
-    /// Use the hand-set evaluation instead of the learned one.
-    #[arg(long, conflicts_with = "weights")]
-    hand_eval: bool,
+    #[command(flatten)]
+    eval: EvalArgs,
     /// Endgame share tables to probe when few stones are left (a directory
     /// made by `solver toguz generate`; by default `./toguz-tables` when it
     /// exists, so a generated set is used without asking).
@@ -361,11 +433,7 @@ impl SearchArgs {
             tt_mb: self.hash,
             ..Config::default()
         };
-        if self.hand_eval {
-            config.learned = None;
-        } else if let Some(p) = &self.weights {
-            config.learned = Some(Weights(LinearEval::load(p)?));
-        }
+        self.eval.apply(&mut config)?;
         let mut engine = Engine::new(config);
         let default = std::path::Path::new("toguz-tables");
         let dir = match &self.tables {
@@ -383,7 +451,7 @@ impl SearchArgs {
 
 /// Run a `solver toguz` subcommand.
 pub fn run(args: Args) -> CliResult {
-    match args.command {
+    match *args.command {
         Command::Replay {
             file,
             positions_at: Some(ply),
@@ -415,13 +483,9 @@ pub fn run(args: Args) -> CliResult {
             };
             run_search(position.as_deref(), &search, multipv, json)
         }
-        Command::Engine { weights, hand_eval } => {
+        Command::Engine { eval } => {
             let mut config = Config::default();
-            if hand_eval {
-                config.learned = None;
-            } else if let Some(p) = &weights {
-                config.learned = Some(Weights(LinearEval::load(p)?));
-            }
+            eval.apply(&mut config)?;
             let input = std::io::BufReader::new(std::io::stdin());
             Ok(toguz::protocol::run(
                 input,
@@ -444,6 +508,7 @@ pub fn run(args: Args) -> CliResult {
         Command::Probe(a) => super::toguz_tb::probe(a),
         Command::Stats(a) => super::toguz_tb::stats(a),
         Command::Calibrate(a) => super::toguz_analysis::calibrate(a),
+        Command::TrainNet(a) => super::toguz_nnue::train_net(a),
         Command::Puzzles(a) => super::toguz_analysis::puzzles(a),
         Command::Verify(a) => super::toguz_tb::verify(a),
         Command::Match {
@@ -451,6 +516,10 @@ pub fn run(args: Args) -> CliResult {
             b,
             a_weights,
             b_weights,
+            a_eval,
+            b_eval,
+            a_net,
+            b_net,
             a_tables,
             b_tables,
             games,
@@ -493,11 +562,18 @@ pub fn run(args: Args) -> CliResult {
             let clock = clock.map(|c| c.parse::<Clock>()).transpose()?;
             let spec = |text: &str,
                         weights: Option<&std::path::Path>,
+                        eval: Option<&str>,
+                        net: Option<&std::path::Path>,
                         tables: Option<&std::path::Path>,
                         which: &str| {
                 let mut s: EngineSpec = text.parse().map_err(|e| format!("--{which}: {e}"))?;
-                if let Some(p) = weights {
-                    s.config.learned = Some(Weights(LinearEval::load(p)?));
+                if weights.is_some() || eval.is_some() || net.is_some() {
+                    apply_eval(&mut s.config, eval, weights, net)?;
+                    if let Some(e) = eval {
+                        s.name = format!("{}[{e}]", s.name);
+                    }
+                }
+                if let Some(p) = weights.or(net) {
                     s.name = format!("{}[{}]", s.name, p.display());
                 }
                 if let Some(dir) = tables {
@@ -517,8 +593,22 @@ pub fn run(args: Args) -> CliResult {
                 }
                 Ok::<EngineSpec, CliError>(s)
             };
-            let a = spec(&a, a_weights.as_deref(), a_tables.as_deref(), "a")?;
-            let b = spec(&b, b_weights.as_deref(), b_tables.as_deref(), "b")?;
+            let a = spec(
+                &a,
+                a_weights.as_deref(),
+                a_eval.as_deref(),
+                a_net.as_deref(),
+                a_tables.as_deref(),
+                "a",
+            )?;
+            let b = spec(
+                &b,
+                b_weights.as_deref(),
+                b_eval.as_deref(),
+                b_net.as_deref(),
+                b_tables.as_deref(),
+                "b",
+            )?;
             let (openings, plies) = match &openings {
                 Some(file) if opening_stones.is_some() => {
                     let stones = opening_stones.unwrap_or_default();
@@ -595,8 +685,11 @@ pub fn run(args: Args) -> CliResult {
             multipv,
             threads,
             svg,
+            eval,
             json,
         } => {
+            let mut config = Config::default();
+            eval.apply(&mut config)?;
             let limits = SearchArgs {
                 depth,
                 time,
@@ -607,13 +700,12 @@ pub fn run(args: Args) -> CliResult {
                 },
                 threads,
                 hash: 64,
-                weights: None,
-                hand_eval: false,
+                eval: EvalArgs::default(),
                 tables: None,
                 no_tables: true,
             }
             .limits(None)?;
-            run_review(&file, game, &limits, multipv, svg.as_deref(), json)
+            run_review(&file, game, &limits, config, multipv, svg.as_deref(), json)
         }
         Command::Train {
             out,
@@ -668,6 +760,7 @@ fn run_review(
     file: &std::path::Path,
     game: Option<usize>,
     limits: &Limits,
+    config: Config,
     multipv: bool,
     svg: Option<&std::path::Path>,
     json: bool,
@@ -685,7 +778,7 @@ fn run_review(
         }
         None => (0..games.len()).collect(),
     };
-    let mut engine = Engine::new(Config::default());
+    let mut engine = Engine::new(config);
     let mut reviews = Vec::new();
     for &i in &chosen {
         let g = &games[i];
@@ -790,7 +883,20 @@ fn parse_position(text: Option<&str>) -> Result<Board, CliError> {
         .map_err(|e| CliError::input(format!("position: {e}")))
 }
 
-fn read_games(file: &std::path::Path) -> Result<Vec<pgn::Game>, CliError> {
+/// This program's command line (`solver ...`), for the headers of the
+/// files it makes.
+pub(super) fn command_line() -> String {
+    let mut args = std::env::args();
+    args.next();
+    format!(
+        "solver {}",
+        args.map(|a| if a.contains(' ') { format!("'{a}'") } else { a })
+            .collect::<Vec<_>>()
+            .join(" ")
+    )
+}
+
+pub(super) fn read_games(file: &std::path::Path) -> Result<Vec<pgn::Game>, CliError> {
     let text = std::fs::read_to_string(file).map_err(CliError::file(file))?;
     pgn::parse(&text).map_err(|e| CliError::input(format!("{}: {e}", file.display())))
 }
@@ -1310,14 +1416,7 @@ fn run_train(
             "no training positions (give --games or --records)",
         ));
     }
-    let mut args = std::env::args();
-    args.next();
-    let origin = format!(
-        "solver {}",
-        args.map(|a| if a.contains(' ') { format!("'{a}'") } else { a })
-            .collect::<Vec<_>>()
-            .join(" ")
-    );
+    let origin = command_line();
     let (weights, report) = train::train(&samples, opts, &origin, &mut |epoch, loss| {
         if !quiet {
             eprintln!("epoch {epoch}: training loss {loss:.5}");

@@ -17,6 +17,7 @@ pub mod eval;
 pub mod external;
 pub mod ladder;
 pub mod linear;
+pub mod nnue;
 pub mod notation;
 pub mod perft;
 pub mod pgn;

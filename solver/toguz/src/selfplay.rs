@@ -13,7 +13,7 @@ use super::external::{ExternalEngine, ExternalError};
 use super::ladder::{self, Sprt};
 use super::linear;
 use super::pgn;
-use super::search::{Config, Engine, Features, Limits, Weights};
+use super::search::{Config, Engine, Features, Limits, Net, Weights};
 use rayon::prelude::*;
 use std::str::FromStr;
 use std::sync::Arc;
@@ -45,12 +45,15 @@ pub enum SpecError {
     Base(String),
     /// Unknown feature name.
     #[error(
-        "unknown feature `{0}` (tt, pvs, ordering, quiescence[=N], iterative, lmr[=N], aspiration, nullmove, eval, learned, tuzdyk[=N], mobility[=N], own[=N], endgame[=N])"
+        "unknown feature `{0}` (tt, pvs, ordering, quiescence[=N], iterative, lmr[=N], aspiration, nullmove, eval, learned, nnue, tuzdyk[=N], mobility[=N], own[=N], endgame[=N])"
     )]
     Feature(String),
     /// `exec:` without a program.
     #[error("`exec:` needs a program, e.g. `exec:./solver toguz engine`")]
     Exec,
+    /// The built-in network cannot be used.
+    #[error("built-in network: {0}")]
+    Net(String),
 }
 
 impl FromStr for EngineSpec {
@@ -62,7 +65,8 @@ impl FromStr for EngineSpec {
     /// (`+quiescence=4`), the first reduced move (`+lmr=2`) or the endgame
     /// solver's stone limit (`+endgame=24`);
     /// `learned` switches the learned evaluation (built-in weights) on or off
-    /// (`full-learned` is the hand-set evaluation). `exec:PATH ARGS` is an
+    /// (`full-learned` is the hand-set evaluation); `nnue` the neural network
+    /// (built-in net; `full+nnue`). `exec:PATH ARGS` is an
     /// external program (arguments split at white space).
     fn from_str(s: &str) -> Result<EngineSpec, SpecError> {
         if let Some(cmd) = s.strip_prefix("exec:") {
@@ -90,6 +94,7 @@ impl FromStr for EngineSpec {
                 config.features = Features::PLAIN;
                 config.eval = EvalParams::MATERIAL;
                 config.learned = None;
+                config.nnue = None;
                 config.endgame_stones = 0;
             }
             other => return Err(SpecError::Base(other.to_string())),
@@ -137,9 +142,24 @@ impl FromStr for EngineSpec {
                     config.eval = if on { d } else { EvalParams::MATERIAL };
                     if !on {
                         config.learned = None;
+                        config.nnue = None;
                     }
                 }
-                "learned" => config.learned = on.then(|| Weights(linear::builtin())),
+                "learned" => {
+                    // `+learned` is the linear model, `-learned` the
+                    // hand-set terms: neither is the network.
+                    config.learned = on.then(|| Weights(linear::builtin()));
+                    config.nnue = None;
+                }
+                "nnue" => {
+                    config.nnue = if on {
+                        Some(Net(
+                            crate::nnue::builtin().map_err(|e| SpecError::Net(e.to_string()))?
+                        ))
+                    } else {
+                        None
+                    }
+                }
                 "endgame" => config.endgame_stones = weight(20).max(0) as u32,
                 "tuzdyk" => config.eval.tuzdyk = weight(d.tuzdyk),
                 "mobility" => config.eval.mobility = weight(d.mobility),

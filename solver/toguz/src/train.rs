@@ -20,6 +20,9 @@ pub struct Sample {
     pub result: f32,
     /// Search score for the side to move (centi-stones), when searched.
     pub score: Option<i32>,
+    /// Exact value for the side to move from the endgame share tables
+    /// (1 win, 0.5 draw, 0 loss), when the position is in them.
+    pub exact: Option<f32>,
 }
 
 /// How to generate self-play positions.
@@ -40,7 +43,8 @@ pub struct SelfPlayOptions {
 /// Games longer than this are dropped (no result by the rules).
 const MAX_PLIES: usize = 600;
 
-fn xorshift(x: &mut u64) -> u64 {
+/// One step of the xorshift64 generator (never zero from a non-zero state).
+pub(crate) fn xorshift(x: &mut u64) -> u64 {
     *x ^= *x << 13;
     *x ^= *x >> 7;
     *x ^= *x << 17;
@@ -75,8 +79,10 @@ fn result_for(side: Side, winner: Option<Side>) -> f32 {
     }
 }
 
-/// Play one self-play game and return its positions.
-fn selfplay_game(opts: &SelfPlayOptions, index: usize) -> Vec<Sample> {
+/// Play self-play game number `index` (its opening seeded by `opts.seed`
+/// and `index`) and return its positions; empty when the game ended in the
+/// random opening or did not end by the rules.
+pub fn selfplay_game(opts: &SelfPlayOptions, index: usize) -> Vec<Sample> {
     let seed = opts.seed ^ (index as u64).wrapping_mul(0xD1B5_4A32_D192_ED03);
     let Some(mut board) = random_opening(seed, opts.random_plies) else {
         return Vec::new();
@@ -106,6 +112,7 @@ fn selfplay_game(opts: &SelfPlayOptions, index: usize) -> Vec<Sample> {
             board: b,
             result: result_for(b.side, winner),
             score: Some(s),
+            exact: None,
         })
         .collect()
 }
@@ -149,6 +156,7 @@ pub fn record_samples(games: &[pgn::Game]) -> Vec<Sample> {
                 board: b,
                 result: result_for(b.side, winner),
                 score: None,
+                exact: None,
             });
             let m = text.as_bytes()[0] - b'1';
             b.make(m);
@@ -228,18 +236,20 @@ fn encode(samples: &[&Sample], targets: &[f32]) -> Encoded {
     e
 }
 
-fn sigmoid(z: f64) -> f64 {
+/// The logistic function.
+pub fn sigmoid(z: f64) -> f64 {
     1.0 / (1.0 + (-z).exp())
 }
 
-fn cross_entropy(p: f64, y: f64) -> f64 {
+/// Cross-entropy of a predicted probability `p` against a label `y`.
+pub fn cross_entropy(p: f64, y: f64) -> f64 {
     let p = p.clamp(1e-9, 1.0 - 1e-9);
     -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
 }
 
 /// Logistic slope `k` of result ~ sigmoid(k × kazan difference), by Newton's
 /// method on the training results.
-fn material_slope(samples: &[&Sample]) -> f64 {
+pub fn material_slope(samples: &[&Sample]) -> f64 {
     let mut k = 0.1;
     for _ in 0..30 {
         let (mut g, mut h) = (0.0, 1e-9);
@@ -253,6 +263,36 @@ fn material_slope(samples: &[&Sample]) -> f64 {
         k -= g / h;
     }
     k
+}
+
+/// The training target of a sample: `lambda × result + (1 − lambda) × p`,
+/// where `p` is the exact share-table value when there is one, else the
+/// search score read through the material slope `k` (100 centi-stones = one
+/// stone; won and lost games 1 and 0); the result alone when neither is
+/// known.
+pub fn label(s: &Sample, k: f64, lambda: f64) -> f32 {
+    let p = match (s.exact, s.score) {
+        (Some(e), _) => f64::from(e),
+        (None, Some(sc)) if sc > MATE_BOUND => 1.0,
+        (None, Some(sc)) if sc < -MATE_BOUND => 0.0,
+        (None, Some(sc)) => sigmoid(k * f64::from(sc) / 100.0),
+        (None, None) => return s.result,
+    };
+    (lambda * f64::from(s.result) + (1.0 - lambda) * p) as f32
+}
+
+/// Split `samples` into the training set and every `holdout_every`-th
+/// position held out (0: none).
+pub fn split_holdout(samples: &[Sample], holdout_every: usize) -> (Vec<&Sample>, Vec<&Sample>) {
+    let (mut train_set, mut hold) = (Vec::new(), Vec::new());
+    for (i, s) in samples.iter().enumerate() {
+        if holdout_every > 0 && i % holdout_every == holdout_every - 1 {
+            hold.push(s);
+        } else {
+            train_set.push(s);
+        }
+    }
+    (train_set, hold)
 }
 
 /// Logit of the model for sample `i`.
@@ -292,32 +332,9 @@ pub fn train(
     origin: &str,
     progress: &mut dyn FnMut(usize, f64),
 ) -> (LinearEval, TrainReport) {
-    let (mut train_set, mut hold) = (Vec::new(), Vec::new());
-    for (i, s) in samples.iter().enumerate() {
-        if opts.holdout_every > 0 && i % opts.holdout_every == opts.holdout_every - 1 {
-            hold.push(s);
-        } else {
-            train_set.push(s);
-        }
-    }
+    let (train_set, hold) = split_holdout(samples, opts.holdout_every);
     let k = material_slope(&train_set);
-    // Labels: result blended with the search score read through the
-    // material slope (100 centi-stones = one stone).
-    let label = |s: &&Sample| -> f32 {
-        match s.score {
-            Some(sc) => {
-                let p = if sc > MATE_BOUND {
-                    1.0
-                } else if sc < -MATE_BOUND {
-                    0.0
-                } else {
-                    sigmoid(k * f64::from(sc) / 100.0)
-                };
-                (opts.lambda * f64::from(s.result) + (1.0 - opts.lambda) * p) as f32
-            }
-            None => s.result,
-        }
-    };
+    let label = |s: &&Sample| label(s, k, opts.lambda);
     let tr = encode(&train_set, &train_set.iter().map(label).collect::<Vec<_>>());
     let ho = encode(&hold, &hold.iter().map(label).collect::<Vec<_>>());
     let mut w = vec![0.0f64; 2 * FEATURES];
@@ -486,6 +503,7 @@ mod tests {
         let material = Config {
             eval: crate::eval::EvalParams::MATERIAL,
             learned: None,
+            nnue: None,
             tt_mb: 4,
             endgame_stones: 0,
             ..Config::default()

@@ -14,6 +14,7 @@ use super::egtb::Tables;
 use super::endgame::{self, Solved};
 use super::eval::EvalParams;
 use super::linear::LinearEval;
+use super::nnue::Network;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -86,6 +87,9 @@ pub struct Config {
     pub eval: EvalParams,
     /// The learned evaluation ([`super::linear`]), which replaces `eval`.
     pub learned: Option<Weights>,
+    /// The neural evaluation ([`super::nnue`]), which replaces both
+    /// `learned` and `eval`.
+    pub nnue: Option<Net>,
     /// Longest capture sequence followed by quiescence.
     pub qsearch_plies: u32,
     /// Late move reductions start at this move (0-based, in search order).
@@ -104,6 +108,7 @@ impl Default for Config {
             features: Features::ALL,
             eval: EvalParams::DEFAULT,
             learned: Some(Weights(super::linear::builtin())),
+            nnue: None,
             qsearch_plies: 4,
             lmr_from: 3,
             tt_mb: 64,
@@ -129,6 +134,76 @@ impl Eq for Weights {}
 impl serde::Serialize for Weights {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.0.origin.lines().next().unwrap_or("learned"))
+    }
+}
+
+/// Which static evaluation a search uses (`--eval` of the commands).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EvalKind {
+    /// The hand-set terms ([`super::eval`]).
+    Hand,
+    /// The learned linear model ([`super::linear`]), the default.
+    Linear,
+    /// The neural network ([`super::nnue`]).
+    Nnue,
+}
+
+impl std::str::FromStr for EvalKind {
+    type Err = String;
+
+    /// `hand`, `linear` or `nnue`.
+    fn from_str(s: &str) -> Result<EvalKind, String> {
+        match s {
+            "hand" => Ok(EvalKind::Hand),
+            "linear" => Ok(EvalKind::Linear),
+            "nnue" => Ok(EvalKind::Nnue),
+            _ => Err(format!("unknown evaluation `{s}` (linear, nnue, hand)")),
+        }
+    }
+}
+
+impl Config {
+    /// Use the evaluation `kind`: the linear model with `weights` (default
+    /// the built-in ones), or the network `net` (default the built-in one).
+    pub fn set_eval(
+        &mut self,
+        kind: EvalKind,
+        weights: Option<&'static LinearEval>,
+        net: Option<&'static Network>,
+    ) -> Result<(), super::nnue::NetError> {
+        self.nnue = None;
+        match kind {
+            EvalKind::Hand => self.learned = None,
+            EvalKind::Linear => {
+                self.learned = Some(Weights(weights.unwrap_or_else(super::linear::builtin)))
+            }
+            EvalKind::Nnue => {
+                self.nnue = Some(Net(match net {
+                    Some(n) => n,
+                    None => super::nnue::builtin()?,
+                }))
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A reference to a network held for the whole program (compared by
+/// address; serialised as its origin line).
+#[derive(Clone, Copy, Debug)]
+pub struct Net(pub &'static Network);
+
+impl PartialEq for Net {
+    fn eq(&self, other: &Net) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+impl Eq for Net {}
+
+impl serde::Serialize for Net {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.0.origin.lines().next().unwrap_or("nnue"))
     }
 }
 

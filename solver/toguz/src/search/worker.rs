@@ -3,9 +3,10 @@
 //! killers, history) and quiescence on captures. No allocation per node.
 
 use super::tt::{Bound, Entry, Table};
-use super::{Config, Features, Shared, Weights, MATE, MATE_BOUND, MAX_PLY};
+use super::{Config, Features, Net, Shared, Weights, MATE, MATE_BOUND, MAX_PLY};
 use crate::board::{Board, Outcome};
 use crate::eval::{evaluate, EvalParams};
+use crate::nnue::Accumulator;
 use std::sync::atomic::Ordering::Relaxed;
 
 /// Nodes between checks of the stop flag and clock.
@@ -25,6 +26,8 @@ pub(crate) struct Worker<'a> {
     pub(crate) features: Features,
     pub(crate) eval: EvalParams,
     learned: Option<Weights>,
+    /// The neural evaluation's state, when it is the evaluation.
+    nnue: Option<Box<NnueStack>>,
     qsearch_plies: u32,
     lmr_from: usize,
     pub(crate) nodes: u64,
@@ -39,6 +42,70 @@ pub(crate) struct Worker<'a> {
     history: [[u32; 9]; 2],
     pv: [[u8; MAX_PLY]; MAX_PLY],
     pv_len: [usize; MAX_PLY],
+}
+
+/// Plies an accumulator is carried forward along the path before a refresh
+/// from scratch is cheaper.
+const NNUE_MAX_WALK: usize = 4;
+
+/// The neural evaluation's per-thread state: the board of every node on the
+/// current path, and per ply the last accumulator computed there with its
+/// board. Any (board, accumulator) pair is valid, so nothing is ever
+/// invalidated: a stale one is only further away.
+struct NnueStack {
+    net: &'static crate::nnue::Network,
+    path: [Board; MAX_PLY],
+    boards: [Board; MAX_PLY],
+    accs: [Accumulator; MAX_PLY],
+    valid: [bool; MAX_PLY],
+}
+
+impl NnueStack {
+    fn new(net: Net) -> Box<NnueStack> {
+        let b = Board::start();
+        Box::new(NnueStack {
+            net: net.0,
+            path: [b; MAX_PLY],
+            boards: [b; MAX_PLY],
+            accs: [Accumulator::refresh(net.0, &b); MAX_PLY],
+            valid: [false; MAX_PLY],
+        })
+    }
+
+    /// The evaluation of `path[ply]`: its accumulator from the nearest
+    /// ancestor on the path that has one (within [`NNUE_MAX_WALK`] plies)
+    /// updated move by move, else from scratch.
+    #[inline]
+    fn evaluate(&mut self, ply: usize) -> i32 {
+        let net = self.net;
+        let mut q = ply;
+        loop {
+            if self.valid[q] && self.boards[q] == self.path[q] {
+                break;
+            }
+            if q == 0 || ply - q >= NNUE_MAX_WALK {
+                self.accs[q] = Accumulator::refresh(net, &self.path[q]);
+                self.boards[q] = self.path[q];
+                self.valid[q] = true;
+                break;
+            }
+            q -= 1;
+        }
+        for r in q + 1..=ply {
+            let mut a = self.accs[r - 1];
+            a.update(net, &self.boards[r - 1], &self.path[r]);
+            self.accs[r] = a;
+            self.boards[r] = self.path[r];
+            self.valid[r] = true;
+        }
+        let b = &self.path[ply];
+        let me = b.side.index();
+        net.output(
+            &self.accs[ply],
+            me,
+            i32::from(b.kazan[me]) - i32::from(b.kazan[1 - me]),
+        )
+    }
 }
 
 /// Score of a finished game for the side to move, `ply` plies from the root.
@@ -77,6 +144,7 @@ impl<'a> Worker<'a> {
             features: config.features,
             eval: config.eval,
             learned: config.learned,
+            nnue: config.nnue.map(NnueStack::new),
             qsearch_plies: config.qsearch_plies,
             lmr_from: config.lmr_from as usize,
             nodes: 0,
@@ -94,7 +162,11 @@ impl<'a> Worker<'a> {
     /// Static evaluation (learned weights if configured, else the hand-set
     /// terms).
     #[inline]
-    fn static_eval(&self, b: &Board) -> i32 {
+    fn static_eval(&mut self, b: &Board, ply: usize) -> i32 {
+        if let Some(n) = self.nnue.as_mut() {
+            debug_assert!(n.path[ply] == *b);
+            return n.evaluate(ply);
+        }
         match self.learned {
             Some(w) => w.0.evaluate(b),
             None => evaluate(b, &self.eval),
@@ -201,6 +273,9 @@ impl<'a> Worker<'a> {
         if self.tick() {
             return 0;
         }
+        if let Some(n) = self.nnue.as_mut() {
+            n.path[ply] = *b;
+        }
         if let Some(o) = b.outcome() {
             return terminal_score(b, o, ply);
         }
@@ -213,7 +288,7 @@ impl<'a> Worker<'a> {
             return if self.features.quiescence {
                 self.quiesce(b, ply, alpha, beta, 0)
             } else {
-                self.static_eval(b)
+                self.static_eval(b, ply)
             };
         }
         let hash = b.hash();
@@ -240,7 +315,7 @@ impl<'a> Worker<'a> {
             && beta.abs() < MATE_BOUND
             && b.move_count() >= 3
             && b.stones_on_board() >= NULL_MIN_STONES
-            && self.static_eval(b) >= beta
+            && self.static_eval(b, ply) >= beta
         {
             let r = 2 + depth / 4;
             let s = -self.alphabeta(&b.pass(), depth - 1 - r, ply + 1, -beta, -beta + 1, false);
@@ -392,13 +467,16 @@ impl<'a> Worker<'a> {
         if self.tick() {
             return 0;
         }
+        if let Some(n) = self.nnue.as_mut() {
+            n.path[ply] = *b;
+        }
         if let Some(o) = b.outcome() {
             return terminal_score(b, o, ply);
         }
         if let Some(s) = self.probe_tables(b) {
             return s;
         }
-        let stand = self.static_eval(b);
+        let stand = self.static_eval(b, ply);
         if stand >= beta || ply + 1 >= MAX_PLY || qply >= self.qsearch_plies {
             return stand;
         }
