@@ -252,6 +252,35 @@ fn three_probe_is_the_cli_object_and_the_centre_wins() {
     ] {
         assert_eq!(stats[key], solved[key], "{key}");
     }
+    // Served as every board is: `show` lists the probe's moves, `replay`
+    // plays them, `best` has every board's keys.
+    assert_eq!(best["best"]["dtc"], start["dtc"]);
+    let text = "WB.BW.W.B b 0 0";
+    let shown = ok(get_position(addr, "/api/three/show", text));
+    let probed = ok(get_position(addr, "/api/three/probe", text));
+    let mut listed: Vec<&Json> = probed["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| &m["move"])
+        .collect();
+    let mut shown_moves: Vec<&Json> = shown["moves"].as_array().unwrap().iter().collect();
+    listed.sort_by_key(|m| m.to_string());
+    shown_moves.sort_by_key(|m| m.to_string());
+    assert_eq!(shown_moves, listed);
+    assert_eq!(shown["to_move"], "black");
+    let replay = ok(get(
+        addr,
+        &format!(
+            "/api/three/replay?position={}&moves={}",
+            web::encode("......... w 3 3"),
+            web::encode("b2 a1 c3")
+        ),
+    ));
+    assert_eq!(replay["moves"], json!(["b2", "a1", "c3"]));
+    // By hand: White on c3 and b2, Black on a1 (reading order a3 b3 c3 a2
+    // b2 c2 a1 b1 c1), Black to move, 1 and 2 stones in hand.
+    assert_eq!(replay["positions"][3], "..W.W.B.. b 1 2");
 }
 
 /// A Toguz search whose client closes the connection stops: with one

@@ -348,6 +348,7 @@ fn games_are_listed_and_without_tables_say_how_to_make_them() {
             ("six", "................ w 6 6", 6),
             ("lasker", "........................ w 3 3", 3),
             ("morabaraba", "........................ w 4 4", 4),
+            ("three", "......... w 3 3", 3),
         ]
     );
     let dir = std::env::temp_dir().join(format!("web-boards-none-{}", std::process::id()));

@@ -225,7 +225,7 @@ class Tablebases:
     def __copy__(self) -> Tablebases: ...
     def __deepcopy__(self, memo: Any, /) -> Tablebases: ...
 
-_GameName = Literal["nine", "nine-noflying", "six", "lasker", "morabaraba"]
+_GameName = Literal["nine", "nine-noflying", "six", "lasker", "morabaraba", "three"]
 
 @final
 class Game:

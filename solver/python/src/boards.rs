@@ -34,8 +34,8 @@ fn to_python<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound<
 }
 
 /// A mill game and its tables: `Game(game, directory)` with `game` one of
-/// `"nine"`, `"nine-noflying"`, `"six"`, `"lasker"`, `"morabaraba"` and the
-/// directory of its tables (`solver <game> generate --dir DIR`; Six, Lasker
+/// `"nine"`, `"nine-noflying"`, `"six"`, `"lasker"`, `"morabaraba"`,
+/// `"three"` (no tables: solved in memory) and the directory of its tables (`solver <game> generate --dir DIR`; Six, Lasker
 /// and Morabaraba serve the largest game whose tables are all there, e.g.
 /// `--stones 4`). Positions are texts (`docs/notation.md`), the start
 /// position when omitted; answers are the web API's JSON objects as dicts.

@@ -16,6 +16,22 @@ def test_three_probe_equals_the_cli(solver_bin, position, moves):
     assert ms.three_probe(position, moves) == cli_json(solver_bin, *args)
 
 
+def test_three_as_a_game_is_three_probe(tmp_path):
+    """`Game("three")` (no tables: solved in memory) answers as every board
+    does, and its probe is `three_probe`'s."""
+    game = ms.Game("three", tmp_path)
+    assert game.name == "three"
+    assert game.probe() == ms.three_probe()
+    after = game.play(None, "b2")
+    assert game.probe(after) == ms.three_probe(None, "b2")
+    # Published: the first player wins, only by the centre.
+    assert game.best()["best"]["move"] == "b2"
+    shown = game.show(after)
+    assert sorted(shown["moves"]) == sorted(m["move"] for m in game.probe(after)["moves"])
+    with pytest.raises(ms.MoveError):
+        game.play(None, "a1-b2")
+
+
 def test_three_errors(solver_bin):
     message = cli_error(solver_bin, "three", "probe", "WWWW..... w 0 0")
     with pytest.raises(ms.PositionError) as e:

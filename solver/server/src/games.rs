@@ -1,6 +1,6 @@
-//! `/api/{game}/*` for every mill game but Three Men's Morris (Nine Men's
-//! Morris with and without flying, Six Men's Morris, Lasker Morris,
-//! Morabaraba, and any board a caller adds): each a [`MillGame`] of the
+//! `/api/{game}/*` for every mill game (Nine Men's Morris with and
+//! without flying, Six Men's Morris, Lasker Morris, Morabaraba, Three
+//! Men's Morris, and any board a caller adds): each a [`MillGame`] of the
 //! library, whose JSON the answers are. The paths: `probe`, `best`,
 //! `show`, `replay`, `stats`, `svg`.
 //!

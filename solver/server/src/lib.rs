@@ -1,8 +1,8 @@
 //! `solver serve`: the web board and the JSON API over HTTP (axum on
 //! tokio). The server owns no game logic: every answer comes from the same
 //! library functions as the CLI's `--json` (`mill::games::MillGame` for
-//! every mill board but Three, `mill::games::three::report`,
-//! `toguz::report`), so the API and the command line cannot disagree.
+//! every mill board, `toguz::report`), so the API and the command line
+//! cannot disagree.
 //!
 //! Safe by default: it binds to loopback unless told otherwise, answers
 //! only GET requests with bounded URIs, validates every parameter, takes no
@@ -13,7 +13,6 @@
 mod assets;
 mod error;
 mod games;
-mod three;
 mod toguz;
 
 pub use error::ApiError;
@@ -27,6 +26,7 @@ use axum::Router;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use mill::duel::Policy;
+use mill::games::MillGame;
 use mill::probe::analysis::SearchOptions;
 use mill::rules::variant::RuleSet;
 use std::net::{IpAddr, SocketAddr};
@@ -142,9 +142,8 @@ impl From<TableMemory> for mill::probe::nine::Residency {
 
 /// Everything the handlers share.
 pub struct AppState {
-    /// Every mill game but Three Men's Morris, Nine's two rule sets first.
+    /// Every mill game, Nine's two rule sets first, Three Men's Morris last.
     games: Vec<GameState>,
-    three: three::ThreeState,
     toguz: toguz::ToguzState,
     header_timeout: Duration,
     max_connections: usize,
@@ -183,7 +182,7 @@ impl AppState {
 
     /// The state with `games` as the mill games beyond Nine and Three
     /// Men's Morris (`/api/{id}/…` each; a board defined as data is served
-    /// this way).
+    /// this way): Nine's two rule sets first, then `games`, then Three.
     pub fn with_games(config: &Config, games: Vec<GameState>) -> Result<Arc<AppState>, String> {
         let nine = |name, rules| {
             let game = mill::games::NineGame::open(
@@ -204,9 +203,17 @@ impl AppState {
             nine("nine-noflying", RuleSet::nine(false)),
         ];
         all.extend(games);
+        // Solved now (a few milliseconds), so that every question of it is
+        // answered from memory.
+        let three = mill::games::ThreeGame::new();
+        three.stats().map_err(|e| e.to_string())?;
+        all.push(GameState::new(
+            Arc::new(three),
+            PathBuf::new(),
+            config.placement_wait,
+        ));
         Ok(Arc::new(AppState {
             games: all,
-            three: three::ThreeState::new()?,
             toguz: toguz::ToguzState::new(config),
             header_timeout: config.header_timeout,
             max_connections: config.max_connections.max(1),
@@ -223,7 +230,6 @@ pub fn router(state: Arc<AppState>, hosts: HostCheck) -> Router {
     Router::new()
         .merge(assets::routes())
         .merge(games::routes(&state))
-        .merge(three::routes())
         .merge(toguz::routes())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)

@@ -532,24 +532,16 @@ function otherSide(side) {
 }
 
 /** How a mill game at `position` ended, from the server's `game_over`
- * (what the side to move lacks: "no legal move", "fewer than 3 stones
- * left"; or "the board is full: a draw"), or null when it goes on. */
+ * (what the side to move has: "no legal move", "fewer than 3 stones
+ * left"; what its opponent has: Three's "the opponent has three in a
+ * row"; or "the board is full: a draw"), or null when it goes on. */
 function millEnding(gameOver, position) {
   if (!gameOver) return null;
   const mover = blackToMove(position) ? "Black" : "White";
-  if (/a draw$/.test(gameOver)) return { result: "a draw", why: gameOver.replace(/: a draw$/, "") };
-  return { result: `${otherSide(mover)} wins`, why: `${mover} has ${gameOver}` };
-}
-
-/** How a finished Three Men's Morris game at `position` ended: the side
- * not to move has three in a row, or the side to move cannot move. */
-function threeEnding(position) {
-  const [board] = position.trim().split(/\s+/);
-  const mover = blackToMove(position) ? "Black" : "White";
   const winner = otherSide(mover);
-  const lines = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
-  const line = lines.some((l) => l.every((i) => board[i] === winner[0]));
-  return { result: `${winner} wins`, why: line ? `${winner} has three in a row` : `${mover} has no legal move` };
+  if (/a draw$/.test(gameOver)) return { result: "a draw", why: gameOver.replace(/: a draw$/, "") };
+  const theirs = /^the opponent (.*)$/.exec(gameOver);
+  return { result: `${winner} wins`, why: theirs ? `${winner} ${theirs[1]}` : `${mover} has ${gameOver}` };
 }
 
 /** Moves best first (the server's ranking), those of equal value (and
@@ -685,16 +677,11 @@ const Morris = {
         (p) => { probe = p; },
         (e) => { probeError = e; },
       );
-      if (game !== "three") {
-        [svg, show] = await Promise.all([
-          api(`${game}/svg`, { position }, signal),
-          api(`${game}/show`, { position }, signal),
-          probing,
-        ]);
-      } else {
-        [svg] = await Promise.all([api("three/svg", { position }, signal), probing]);
-        if (probeError) throw probeError;
-      }
+      [svg, show] = await Promise.all([
+        api(`${game}/svg`, { position }, signal),
+        api(`${game}/show`, { position }, signal),
+        probing,
+      ]);
       if (token !== this.token) return;
       this.shown = true;
       $("board").innerHTML = svg;
@@ -710,9 +697,8 @@ const Morris = {
           this.values[m.move] = { value: m.value, dtc: m.dtc ?? m.plies ?? null, rank };
         });
       }
-      const moves = show ? show.moves : probe.moves.map((m) => m.move);
-      this.legal = moves.map(parseMove);
-      this.over = show ? millEnding(show.game_over, position) : probe.finished ? threeEnding(position) : null;
+      this.legal = show.moves.map(parseMove);
+      this.over = millEnding(show.game_over, position);
       // Threefold repetition (docs/rules.md): in play against the perfect
       // player a draw; in analysis a note.
       const seen = this.history.slice(0, this.index + 1).filter((p) => p === position).length;

@@ -1,4 +1,4 @@
-//! Every mill game but Three Men's Morris as one object, [`MillGame`]: the
+//! Every mill game as one object, [`MillGame`]: the
 //! rules of a board, its tables found in a directory, and the JSON answers
 //! every front end prints — `show`, the [`Analysis`] (`probe`), the
 //! perfect move (`best`), `stats` and the SVG board — with what a server
@@ -7,7 +7,8 @@
 //! and the Python module's `Game` wraps one, so a board written as data
 //! (points, edges, mills, stones: [`crate::data_board!`]) gets both by
 //! [`SolvedGame::open`]. Nine Men's Morris is [`NineGame`]
-//! ([`nine::game`]).
+//! ([`nine::game`]), Three Men's Morris (solved in memory, no files)
+//! [`ThreeGame`] ([`three::game`]).
 //!
 //! A game looks at its directory when it is made (the server's start, the
 //! Python object's creation): the largest game (stones a side) whose table
@@ -23,6 +24,7 @@ pub mod report;
 pub mod three;
 
 pub use nine::game::NineGame;
+pub use three::game::ThreeGame;
 
 use crate::duel::games::Family;
 use crate::duel::{seeded, Policy};
@@ -715,10 +717,17 @@ pub fn nine(dir: &Path, flying: bool, options: SearchOptions) -> NineGame {
 }
 
 /// The names [`open`] knows.
-pub const GAMES: [&str; 5] = ["nine", "nine-noflying", "six", "lasker", "morabaraba"];
+pub const GAMES: [&str; 6] = [
+    "nine",
+    "nine-noflying",
+    "six",
+    "lasker",
+    "morabaraba",
+    "three",
+];
 
 /// The game named `id` (one of [`GAMES`]; Lasker Morris with flying) with
-/// its tables in `dir`, placement searches sized by `options`; `None` for
+/// its tables in `dir` (Three Men's Morris has none: it is solved in memory), placement searches sized by `options`; `None` for
 /// another name.
 pub fn open(id: &str, dir: &Path, options: SearchOptions) -> Option<Box<dyn MillGame>> {
     Some(match id {
@@ -727,6 +736,7 @@ pub fn open(id: &str, dir: &Path, options: SearchOptions) -> Option<Box<dyn Mill
         "six" => Box::new(six(dir)),
         "lasker" => Box::new(lasker(dir, true)),
         "morabaraba" => Box::new(morabaraba(dir, options)),
+        "three" => Box::new(ThreeGame::new()),
         _ => return None,
     })
 }

@@ -1,11 +1,12 @@
 //! Three Men's Morris rules: the 3×3 board (from [`crate::rules::geometry`]),
 //! positions, placement and sliding moves, the line that wins at once, text
 //! formats (`docs/three.md`) and the ASCII drawing. The complete solution
-//! lives in [`solve`].
+//! lives in [`solve`], the game served to front ends in [`game`].
 //!
 //! Bits are the points in reading order: `a3 b3 c3 a2 b2 c2 a1 b1 c1` is
 //! bit 0..9, so a bitboard is a `u32` below `1 << 9`.
 
+pub mod game;
 pub mod report;
 pub mod solve;
 
