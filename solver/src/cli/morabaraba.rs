@@ -13,8 +13,9 @@ use super::CliError;
 use super::{print_json, CliResult};
 use clap::Subcommand;
 use mill::games::morabaraba::moving::{self, SubspaceReport};
+use mill::games::morabaraba::Index;
 use mill::games::report;
-use mill::index::symmetric::{self, Symmetric};
+use mill::index::Indexing;
 use mill::probe::values::{MovingFiles, TableFiles};
 use mill::rules::board::Morabaraba;
 use mill::rules::parse_position;
@@ -272,7 +273,7 @@ pub fn run(args: Args) -> CliResult {
             super::morabaraba_placement::malom_compare(&malom_dir, &files)
         }
         Command::Start { files, start } => pool(start.threads)?.install(|| {
-            family_search::start::<Morabaraba, Symmetric>(
+            family_search::start::<Morabaraba, Index>(
                 "Morabaraba",
                 &files.dir,
                 files.rules(),
@@ -284,7 +285,7 @@ pub fn run(args: Args) -> CliResult {
             files,
             stones,
             game,
-        } => family_search::play::<Morabaraba, Symmetric>(&files.dir, files.rules(), stones, &game),
+        } => family_search::play::<Morabaraba, Index>(&files.dir, files.rules(), stones, &game),
         Command::Duel { tables, duel } => run_duel(&tables, &duel),
     }
 }
@@ -300,7 +301,7 @@ fn run_duel(args: &TableArgs, duel: &super::duel::DuelArgs) -> CliResult {
         )));
     }
     let stones = args.stones;
-    let stored = TableFiles::<Morabaraba, Symmetric>::new(dir, args.rules());
+    let stored = TableFiles::<Morabaraba, Index>::new(dir, args.rules());
     if !stored.has_placement(stones) {
         return Err(CliError::from(format!(
             "{}: the placement sectors of the {stones}-stone game are missing \
@@ -355,11 +356,11 @@ const HEADER: &str =
 
 fn generate(args: &TableArgs, size: Size, quiet: bool) -> CliResult {
     let rules = args.rules();
-    symmetric::warm_up::<Morabaraba>();
+    Index::warm_up::<Morabaraba>();
     let total: u64 = size
         .subspaces()
         .iter()
-        .map(|&s| symmetric::size::<Morabaraba>(s))
+        .map(|&s| Index::size::<Morabaraba>(s))
         .sum();
     let progress = Progress::new(quiet || args.files.json, total, "slots");
     let started = Instant::now();
@@ -506,7 +507,7 @@ fn probe(words: &[String], args: &TableArgs) -> CliResult {
     if pos.placing() {
         return super::morabaraba_placement::probe(&pos, args);
     }
-    let files = MovingFiles::<Morabaraba, Symmetric>::new(&args.files.dir, rules);
+    let files = MovingFiles::<Morabaraba, Index>::new(&args.files.dir, rules);
     let a = files.analyse(rules, &pos)?;
     print_analysis(&a, rules, args.files.json, None)
 }

@@ -12,7 +12,8 @@ use super::six::print_analysis;
 use super::CliError;
 use super::{print_json, CliResult};
 use mill::games::morabaraba::placement::{self, SectorReport};
-use mill::index::symmetric::{self, Symmetric};
+use mill::games::morabaraba::Index;
+use mill::index::Indexing;
 use mill::malom::{self, SectorId};
 use mill::probe::analysis::{SearchOptions, Source};
 use mill::probe::values::SearchedTables;
@@ -55,7 +56,7 @@ pub fn generate(args: &TableArgs, quiet: bool) -> CliResult {
     let rules = args.rules();
     let stones = args.stones;
     let json = args.files.json;
-    symmetric::warm_up::<Morabaraba>();
+    Index::warm_up::<Morabaraba>();
     let (count, total, largest) = placement::size::<Morabaraba>(stones);
     let progress = Progress::new(quiet || json, total, "slots");
     if !quiet && !json {
@@ -197,7 +198,7 @@ pub fn probe(pos: &Position, args: &TableArgs) -> CliResult {
         .max()
         .unwrap_or(3)
         .max(3);
-    let tables = SearchedTables::<Morabaraba, Symmetric>::open(&args.files.dir, rules, stones)?;
+    let tables = SearchedTables::<Morabaraba, Index>::open(&args.files.dir, rules, stones)?;
     let a = tables.analyse(pos, SearchOptions::default())?;
     print_analysis(&a, rules, args.files.json, None)?;
     if !args.files.json {
@@ -235,8 +236,8 @@ pub fn malom_compare(malom_dir: &Path, args: &RuleArgs) -> CliResult {
             malom_dir.display()
         )));
     }
-    let set = files::directory::<Morabaraba, Symmetric>(&args.dir, rules);
-    symmetric::warm_up::<Morabaraba>();
+    let set = files::directory::<Morabaraba, Index>(&args.dir, rules);
+    Index::warm_up::<Morabaraba>();
     let mut rows = Vec::new();
     let mut totals = [0u64; 4];
     let mut missing = Vec::new();
@@ -262,7 +263,7 @@ pub fn malom_compare(malom_dir: &Path, args: &RuleArgs) -> CliResult {
         let sector = malom::Sector::open_of(malom_dir, malom::MORABARABA, id)?;
         let sub = Subspace::new(id.w, id.b);
         let c = malom::compare(id, &sector, |h| {
-            symmetric::position::<Morabaraba>(sub, h).and(ours.get(h))
+            Index::position::<Morabaraba>(sub, h).and(ours.get(h))
         });
         let positions = c.agree + c.disagree;
         for (t, v) in totals
@@ -283,7 +284,7 @@ pub fn malom_compare(malom_dir: &Path, args: &RuleArgs) -> CliResult {
                 }
             );
             for &h in &c.examples {
-                if let Some((us, them)) = symmetric::position::<Morabaraba>(sub, h) {
+                if let Some((us, them)) = Index::position::<Morabaraba>(sub, h) {
                     let pos = match tid {
                         TableId::Moving(_) => {
                             Position::from_mover(us, them, mill::rules::position::Color::White)

@@ -30,7 +30,6 @@ use crate::duel::games::Family;
 use crate::duel::{seeded, Policy};
 use crate::games::lasker::files::LaskerFiles;
 use crate::games::nine::files::DatabaseError;
-use crate::index::symmetric::Symmetric;
 use crate::index::Dense;
 use crate::probe::analysis::{Analysis, AnalysisError, MoveValue, SearchOptions};
 use crate::probe::nine::{ProbeError, Residency};
@@ -573,7 +572,7 @@ pub struct SearchedGame {
     stones: Option<u8>,
     rules: RulesLayer<Morabaraba>,
     options: SearchOptions,
-    tables: OnceLock<Result<SearchedTables<Morabaraba, Symmetric>, GameError>>,
+    tables: OnceLock<Result<SearchedTables<Morabaraba, morabaraba::Index>, GameError>>,
 }
 
 /// Morabaraba from `dir`, placement searches sized by `options` (its
@@ -581,7 +580,7 @@ pub struct SearchedGame {
 /// 12-stone game).
 pub fn morabaraba(dir: &Path, options: SearchOptions) -> SearchedGame {
     let files_rules = RuleSet::new(12, true);
-    let set = files::directory::<Morabaraba, Symmetric>(dir, files_rules);
+    let set = files::directory::<Morabaraba, morabaraba::Index>(dir, files_rules);
     let tables = |n: u8| {
         morabaraba::moving::subspaces(n)
             .into_iter()
@@ -610,7 +609,7 @@ pub fn morabaraba(dir: &Path, options: SearchOptions) -> SearchedGame {
 }
 
 impl SearchedGame {
-    fn tables(&self) -> Result<&SearchedTables<Morabaraba, Symmetric>, GameError> {
+    fn tables(&self) -> Result<&SearchedTables<Morabaraba, morabaraba::Index>, GameError> {
         let Some(stones) = self.stones else {
             return Err(GameError::NoTables {
                 title: "Morabaraba".into(),

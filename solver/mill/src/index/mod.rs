@@ -170,6 +170,12 @@ pub trait Indexing: Send + Sync + 'static {
     /// that visit every class, such as the placement pass.
     fn seeds<B: Board>(stones: usize) -> (Vec<Bits>, Vec<u16>);
 
+    /// Is `them` the smallest of its images under the maps of `stab` (a
+    /// seed's stabiliser from [`Indexing::seeds`], its maps numbered as
+    /// this index numbers them)? Only then is the position of that seed
+    /// and `them` stored; the other images' slots are unused.
+    fn smallest_under<B: Board>(stab: u16, them: Bits) -> bool;
+
     /// Call `f(slot, us, them)` for every used slot of `range` in `sub`, in
     /// order. By default each slot is decoded ([`Indexing::position`]); an
     /// index may step from one position to the next instead.
@@ -249,6 +255,11 @@ impl Indexing for Dense {
         let seeds: Vec<Bits> = (0..n).map(|r| colex_unrank(r, stones)).collect();
         let stabilizers = vec![1; seeds.len()];
         (seeds, stabilizers)
+    }
+    /// No map fixes a class: every slot is a position.
+    #[inline]
+    fn smallest_under<B: Board>(_stab: u16, _them: Bits) -> bool {
+        true
     }
     #[inline]
     fn size<B: Board>(sub: Subspace) -> u64 {

@@ -466,6 +466,12 @@ impl Indexing for NineIndex {
         let (seeds, stabilizers) = seeds(stones);
         (seeds.to_vec(), stabilizers.to_vec())
     }
+    /// The maps numbered as [`crate::games::nine::bits`] numbers them
+    /// (whatever the board's own numbering: Morabaraba's is its geometry's).
+    #[inline(always)]
+    fn smallest_under<B: Board>(stab: u16, them: Bits) -> bool {
+        smallest_under(stab, them)
+    }
     #[inline]
     fn size<B: Board>(sub: Subspace) -> u64 {
         size(sub)

@@ -346,6 +346,10 @@ impl Indexing for Symmetric {
             .map(|s| (s.bits, s.stab))
             .unzip()
     }
+    #[inline(always)]
+    fn smallest_under<B: Board>(stab: u16, them: Bits) -> bool {
+        smallest_under::<B>(stab, them)
+    }
     #[inline]
     fn size<B: Board>(sub: Subspace) -> u64 {
         size::<B>(sub)
@@ -377,32 +381,54 @@ impl Indexing for Symmetric {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::index::nine;
+    use crate::index::nine::{self, NineIndex};
     use crate::rules::board::{Morabaraba, Nine, Six};
 
-    /// The generic index on the Nine board is Nine's own index, slot for slot.
-    #[test]
-    fn nine_board_numbers_slots_as_the_nine_index() {
+    /// The generic index on a 24-point board of Nine's symmetry group is
+    /// Nine's own index, slot for slot.
+    fn numbers_slots_as_the_nine_index<B: Board>() {
         for w in 0..=9 {
-            assert_eq!(classes::<Nine>(w), nine::classes(w), "{w} stones");
+            assert_eq!(classes::<B>(w), nine::classes(w), "{w} stones");
         }
         let mut x: u64 = 0x2545_F491_4F6C_DD1D;
-        for (w, b) in [(3, 3), (4, 3), (5, 7), (9, 9), (8, 6)] {
+        for (w, b) in [
+            (0, 3),
+            (1, 2),
+            (3, 3),
+            (4, 3),
+            (5, 7),
+            (9, 9),
+            (8, 6),
+            (12, 11),
+        ] {
             let sub = Subspace::new(w, b);
-            assert_eq!(size::<Nine>(sub), nine::size(sub));
+            assert_eq!(size::<B>(sub), nine::size(sub));
             for _ in 0..2000 {
                 x ^= x << 13;
                 x ^= x >> 7;
                 x ^= x << 17;
                 let s = x % nine::size(sub);
-                assert_eq!(
-                    position::<Nine>(sub, s),
-                    nine::position(sub, s),
-                    "{sub} {s}"
-                );
+                let found = position::<B>(sub, s);
+                assert_eq!(found, nine::position(sub, s), "{sub} {s}");
+                if let Some((us, them)) = found {
+                    assert_eq!(slot::<B>(us, them), s, "{sub} {s}");
+                    assert_eq!(NineIndex::slot::<B>(us, them), s, "{sub} {s}");
+                }
             }
         }
-        assert_eq!(positions::<Nine>(Subspace::new(3, 3)), 169_626);
+        assert_eq!(positions::<B>(Subspace::new(3, 3)), 169_626);
+    }
+
+    #[test]
+    fn nine_board_numbers_slots_as_the_nine_index() {
+        numbers_slots_as_the_nine_index::<Nine>();
+    }
+
+    /// Morabaraba's tables are written over Nine's index
+    /// (`Board::Index`): the same slots as the generic index gave them.
+    #[test]
+    fn morabaraba_board_numbers_slots_as_the_nine_index() {
+        numbers_slots_as_the_nine_index::<Morabaraba>();
     }
 
     /// Slot → position → slot on pseudo-random slots, and every symmetric

@@ -27,6 +27,13 @@ pub trait Board: Copy + Send + Sync + 'static {
     /// tables of other counts carry theirs in their names.
     const STONES: u8;
 
+    /// The index of the board's tables: slot ↔ position of a subspace
+    /// ([`crate::index::nine::NineIndex`] on the 24-point boards, whose
+    /// points and 16 symmetries Nine Men's Morris's tuned index covers;
+    /// [`crate::index::symmetric::Symmetric`], the same scheme built from
+    /// the geometry, on any other board).
+    type Index: crate::index::Indexing;
+
     /// The board as data (names, edges, mills, symmetries).
     fn geometry() -> &'static Geometry;
 
@@ -98,6 +105,7 @@ impl Board for Nine {
     const FULL: Bits = bits::FULL;
     const SYMMETRIES: usize = bits::SYMMETRIES;
     const STONES: u8 = 9;
+    type Index = crate::index::nine::NineIndex;
 
     fn geometry() -> &'static Geometry {
         &NINE_GEOMETRY
@@ -301,6 +309,13 @@ impl BoardTables {
 macro_rules! data_board {
     ($(#[$doc:meta])* $ty:ident, $tables:ident, $name:literal, points: $points:literal,
      symmetries: $syms:literal, stones: $stones:literal, $build:expr) => {
+        $crate::data_board!(
+            $(#[$doc])* $ty, $tables, $name, points: $points, symmetries: $syms,
+            stones: $stones, index: $crate::index::symmetric::Symmetric, $build
+        );
+    };
+    ($(#[$doc:meta])* $ty:ident, $tables:ident, $name:literal, points: $points:literal,
+     symmetries: $syms:literal, stones: $stones:literal, index: $index:ty, $build:expr) => {
         $(#[$doc])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
         pub struct $ty;
@@ -314,6 +329,7 @@ macro_rules! data_board {
             const FULL: $crate::rules::geometry::Bits = (1 << $points) - 1;
             const SYMMETRIES: usize = $syms;
             const STONES: u8 = $stones;
+            type Index = $index;
 
             fn geometry() -> &'static $crate::rules::geometry::Geometry {
                 $tables.geometry()
@@ -372,6 +388,7 @@ data_board!(
     points: 24,
     symmetries: 16,
     stones: 12,
+    index: crate::index::nine::NineIndex,
     Geometry::morabaraba()
 );
 

@@ -18,7 +18,6 @@
 //! from the pattern, a comparison the compiler vectorises.
 
 use crate::index::rank_over_free;
-use crate::index::symmetric::smallest_under;
 use crate::index::Indexing;
 use crate::rules::board::Board;
 use crate::rules::geometry::Bits;
@@ -140,7 +139,7 @@ impl<B: Board, I: Indexing, P: Outcomes + ?Sized, R: Outcomes + ?Sized> Walk<'_,
                 disjoint &= disjoint - 1;
                 let (us, class) = (seeds[j], block * 64 + j);
                 let stab = self.stabilizers[class];
-                if stab != 1 && !smallest_under::<B>(stab, them) {
+                if stab != 1 && !I::smallest_under::<B>(stab, them) {
                     continue;
                 }
                 placements.set_after::<B>(us, them, &next);
@@ -289,6 +288,17 @@ mod tests {
         assert!(decided.iter().all(|&n| n > 0), "{decided:?}");
         let decided =
             check::<Morabaraba, Symmetric>(12, &[Sector::new(3, 3, 2, 2), Sector::new(4, 3, 1, 1)]);
+        assert!(decided.iter().all(|&n| n > 0), "{decided:?}");
+        // Morabaraba over Nine's index (its maps numbered as Nine's bits,
+        // not as Morabaraba's geometry): seeds with few stones have large
+        // stabilisers.
+        let sectors = [
+            Sector::new(0, 1, 12, 11),
+            Sector::new(1, 1, 11, 11),
+            Sector::new(2, 1, 10, 10),
+            Sector::new(3, 3, 2, 2),
+        ];
+        let decided = check::<Morabaraba, NineIndex>(12, &sectors);
         assert!(decided.iter().all(|&n| n > 0), "{decided:?}");
     }
 }

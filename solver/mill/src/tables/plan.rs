@@ -12,10 +12,11 @@
 //! as requests, not promises.
 
 use crate::games::lasker::{self};
+use crate::games::morabaraba::Index as MorabarabaIndex;
 use crate::games::nine::files;
 use crate::index::nine;
-use crate::index::symmetric::{self, Symmetric};
 use crate::index::Dense;
+use crate::index::Indexing;
 use crate::rules::board::{Board, Morabaraba, Nine};
 use crate::rules::variant::RuleSet;
 use crate::tables::files::{self as family_files, FamilyTables};
@@ -225,8 +226,8 @@ pub fn morabaraba(rules: RuleSet, size: Size, placement: bool) -> Result<Plan<Un
     if placement {
         size.check_placement()?;
     }
-    let set = FamilyTables::<Morabaraba, Symmetric>::new(rules);
-    let slots_of = symmetric::size::<Morabaraba>;
+    let set = FamilyTables::<Morabaraba, MorabarabaIndex>::new(rules);
+    let slots_of = MorabarabaIndex::size::<Morabaraba>;
     let mut jobs = Vec::new();
     for pair in size.pairs() {
         let parts = parts(pair);

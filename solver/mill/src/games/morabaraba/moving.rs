@@ -12,7 +12,7 @@
 //! [`FullBoard::Draw`]: crate::rules::variant::FullBoard::Draw
 //! [`FullBoard::BlockedLoses`]: crate::rules::variant::FullBoard::BlockedLoses
 
-use crate::index::symmetric::{self, Symmetric};
+use crate::index::Indexing;
 use crate::rules::board::Board;
 use crate::rules::variant::RuleSet;
 use crate::tables::files::{self, FilesError};
@@ -91,7 +91,7 @@ fn report_from_file<B: Board>(
     rules: RuleSet,
     sub: Subspace,
 ) -> Result<SubspaceReport, TablesError> {
-    let table = files::open_moving::<B, Symmetric>(dir, rules, sub)?;
+    let table = files::open_moving::<B, B::Index>(dir, rules, sub)?;
     Ok(SubspaceReport::of(sub, &table))
 }
 
@@ -113,7 +113,7 @@ impl<'d> Cache<'d> {
 
     fn ensure<B: Board>(&mut self, sub: Subspace) -> Result<(), TablesError> {
         if !self.tables.contains_key(&sub) {
-            let table = files::open_moving::<B, Symmetric>(self.dir, self.rules, sub)?;
+            let table = files::open_moving::<B, B::Index>(self.dir, self.rules, sub)?;
             self.tables.insert(sub, table.values()?);
         }
         Ok(())
@@ -137,7 +137,7 @@ pub fn generate<B: Board>(
     check_max::<B>(size.stones)?;
     let observer = Reports::new(observer, report);
     let pairs = size.pairs();
-    Ok(tables::moving::generate::<B, Symmetric>(
+    Ok(tables::moving::generate::<B, B::Index>(
         dir, rules, &pairs, &observer,
     )?)
 }
@@ -153,7 +153,7 @@ pub fn generate_pair<B: Board>(
 ) -> Result<PairReport, TablesError> {
     check_max::<B>(sub.game_stones())?;
     let observer = Reports::new(observer, |_: &PairReport| {});
-    let mut reports = tables::moving::generate::<B, Symmetric>(dir, rules, &[sub], &observer)?;
+    let mut reports = tables::moving::generate::<B, B::Index>(dir, rules, &[sub], &observer)?;
     Ok(reports.remove(0))
 }
 
@@ -193,7 +193,7 @@ pub fn verify<B: Board>(
     mut report: impl FnMut(&VerifyReport),
 ) -> Result<Vec<VerifyReport>, TablesError> {
     check_max::<B>(size.stones)?;
-    symmetric::warm_up::<B>();
+    B::Index::warm_up::<B>();
     let mut cache = Cache::new(dir, rules);
     let mut out = Vec::new();
     for sub in size.subspaces() {
@@ -215,7 +215,7 @@ pub fn verify<B: Board>(
         let (checked, mismatches) =
             recount::<B>(sub, values.len() as u64, sample, |us, them, slot| {
                 let exit = exit_at.map(|f| f as &dyn Fn(u64) -> Value);
-                recompute::<B, Symmetric>(rules, us, them, &partner_at, exit)
+                recompute::<B, B::Index>(rules, us, them, &partner_at, exit)
                     != values[slot as usize]
             });
         let r = VerifyReport {
@@ -248,7 +248,7 @@ pub(crate) fn recount<B: Board>(
         .into_par_iter()
         .map(|i| {
             let slot = i * step;
-            match symmetric::position::<B>(sub, slot) {
+            match B::Index::position::<B>(sub, slot) {
                 None => (0, 0),
                 Some((us, them)) => (1, u64::from(differs(us, them, slot))),
             }
@@ -265,6 +265,6 @@ pub fn value<B: Board>(
     them: crate::rules::geometry::Bits,
 ) -> Result<Value, TablesError> {
     let sub = Subspace::of(us, them);
-    let table = files::open_moving::<B, Symmetric>(dir, rules, sub)?;
-    Ok(table.get(symmetric::slot::<B>(us, them))?)
+    let table = files::open_moving::<B, B::Index>(dir, rules, sub)?;
+    Ok(table.get(B::Index::slot::<B>(us, them))?)
 }

@@ -19,7 +19,7 @@
 //! table 12-12's.
 
 use crate::games::morabaraba::moving::{recount, TablesError};
-use crate::index::symmetric::{self, Symmetric};
+use crate::index::Indexing;
 use crate::rules::board::Board;
 use crate::rules::geometry::Bits;
 use crate::rules::variant::RuleSet;
@@ -43,7 +43,7 @@ pub fn sectors(stones: u8) -> Vec<Sector> {
 
 /// Slots of a sector (those of its subspace).
 pub fn slots<B: Board>(sector: Sector) -> u64 {
-    symmetric::size::<B>(sector.subspace())
+    B::Index::size::<B>(sector.subspace())
 }
 
 fn check_stones<B: Board>(stones: u8) -> Result<(), TablesError> {
@@ -58,12 +58,12 @@ fn check_stones<B: Board>(stones: u8) -> Result<(), TablesError> {
 
 /// Open a sector's file (label, size and entry kind checked).
 pub fn open<B: Board>(dir: &Path, rules: RuleSet, sector: Sector) -> Result<Table, FilesError> {
-    Ok(files::directory::<B, Symmetric>(dir, rules).open(TableId::Placement(sector))?)
+    Ok(files::directory::<B, B::Index>(dir, rules).open(TableId::Placement(sector))?)
 }
 
 /// Whether a sector's file exists (not whether it is sound).
 pub fn exists<B: Board>(dir: &Path, rules: RuleSet, sector: Sector) -> bool {
-    files::directory::<B, Symmetric>(dir, rules).exists(TableId::Placement(sector))
+    files::directory::<B, B::Index>(dir, rules).exists(TableId::Placement(sector))
 }
 
 /// Solve every placement sector of the `stones`-stone game under `rules`
@@ -82,7 +82,7 @@ pub fn generate<B: Board>(
     check_stones::<B>(stones)?;
     let observer = Reports::new(observer, report);
     let todo = sectors(stones);
-    Ok(placement::generate::<B, Symmetric>(
+    Ok(placement::generate::<B, B::Index>(
         dir, rules, &todo, &observer,
     )?)
 }
@@ -99,7 +99,7 @@ pub fn generate_sector<B: Board>(
 ) -> Result<SectorReport, TablesError> {
     check_stones::<B>(sector.game_stones())?;
     let observer = Reports::new(observer, |_: &SectorReport| {});
-    Ok(placement::generate::<B, Symmetric>(dir, rules, &[sector], &observer)?.remove(0))
+    Ok(placement::generate::<B, B::Index>(dir, rules, &[sector], &observer)?.remove(0))
 }
 
 /// The figures of every sector of the `stones`-stone game in `dir` (from
@@ -139,9 +139,9 @@ pub fn verify<B: Board>(
     mut report: impl FnMut(&VerifyReport),
 ) -> Result<Vec<VerifyReport>, TablesError> {
     check_stones::<B>(stones)?;
-    symmetric::warm_up::<B>();
+    B::Index::warm_up::<B>();
     let all = sectors(stones);
-    let mut succ = Successors::<B, Symmetric>::new(dir, rules);
+    let mut succ = Successors::<B, B::Index>::new(dir, rules);
     let mut out = Vec::new();
     for (i, &sector) in all.iter().enumerate() {
         let own = Wdl::load(&open::<B>(dir, rules, sector)?)?;
@@ -156,7 +156,7 @@ pub fn verify<B: Board>(
         };
         let (checked, mismatches) =
             recount::<B>(sector.subspace(), own.len(), sample, |us, them, slot| {
-                Some(recompute::<B, Symmetric>(
+                Some(recompute::<B, B::Index>(
                     sector,
                     us,
                     them,
@@ -187,7 +187,7 @@ pub fn value<B: Board>(
     them: Bits,
 ) -> Result<Value, TablesError> {
     let table = open::<B>(dir, rules, sector)?;
-    Ok(table.get(symmetric::slot::<B>(us, them))?)
+    Ok(table.get(B::Index::slot::<B>(us, them))?)
 }
 
 /// Sectors and slots of the `stones`-stone game's placement phase, and
