@@ -5,10 +5,13 @@
 //!
 //! [`Nine`] answers from the constant tables and bit tricks of
 //! [`crate::games::nine::bits`], so Nine Men's Morris code compiled through the trait is
-//! the code it was before. [`Six`] and [`Morabaraba`] answer from
-//! [`BoardTables`] built once from their [`Geometry`] (points, edges, mills
-//! and the computed symmetry group).
+//! the code it was before; [`Morabaraba`] (Nine's points plus the
+//! diagonals) from those of [`crate::games::morabaraba::bits`]. [`Six`] and
+//! any board of [`crate::data_board!`] answer from [`BoardTables`] built
+//! once from their [`Geometry`] (points, edges, mills and the computed
+//! symmetry group).
 
+use crate::games::morabaraba::bits as morabaraba;
 use crate::games::nine::bits;
 use crate::rules::geometry::{points, Bits, Geometry};
 use std::sync::LazyLock;
@@ -379,18 +382,62 @@ data_board!(
     Geometry::six()
 );
 
-data_board!(
-    /// The Morabaraba board: Nine Men's Morris plus four diagonals (tables
-    /// built from data).
-    Morabaraba,
-    MORABARABA_TABLES,
-    "morabaraba",
-    points: 24,
-    symmetries: 16,
-    stones: 12,
-    index: crate::index::nine::NineIndex,
-    Geometry::morabaraba()
-);
+/// The Morabaraba board: Nine Men's Morris plus four diagonals, from the
+/// constant tables of [`crate::games::morabaraba::bits`] (Nine's bit
+/// layout and symmetries; the tests check them against
+/// [`Geometry::morabaraba`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Morabaraba;
+
+static MORABARABA_GEOMETRY: LazyLock<Geometry> = LazyLock::new(Geometry::morabaraba);
+
+impl Board for Morabaraba {
+    const NAME: &'static str = "morabaraba";
+    const POINTS: usize = 24;
+    const FULL: Bits = bits::FULL;
+    const SYMMETRIES: usize = bits::SYMMETRIES;
+    const STONES: u8 = 12;
+    type Index = crate::index::nine::NineIndex;
+
+    fn geometry() -> &'static Geometry {
+        &MORABARABA_GEOMETRY
+    }
+
+    #[inline(always)]
+    fn adjacent(point: usize) -> Bits {
+        morabaraba::ADJACENT[point]
+    }
+
+    #[inline(always)]
+    fn in_mill(bits: Bits, point: usize) -> bool {
+        morabaraba::in_mill(bits, point)
+    }
+
+    #[inline(always)]
+    fn stones_in_mills(bits: Bits) -> Bits {
+        morabaraba::stones_in_mills(bits)
+    }
+
+    #[inline(always)]
+    fn transform(op: usize, b: Bits) -> Bits {
+        bits::transform(op, b)
+    }
+
+    #[inline(always)]
+    fn inverse(op: usize) -> usize {
+        bits::inverse(op)
+    }
+
+    #[inline(always)]
+    fn mills_at(point: usize) -> &'static [Bits] {
+        morabaraba::mills_at(point)
+    }
+
+    #[inline(always)]
+    fn closing_points(us: Bits, empty: Bits) -> Bits {
+        morabaraba::closing_points(us, empty)
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -438,9 +485,22 @@ mod tests {
                 assert_eq!(B::in_mill(with, p), closes);
             }
             for op in 0..B::SYMMETRIES {
-                assert_eq!(B::transform(op, bits), g.transform(op, bits));
+                let pointwise = (0..B::POINTS)
+                    .filter(|&p| bits >> p & 1 == 1)
+                    .fold(0, |m, p| m | B::transform(op, 1 << p));
+                assert_eq!(B::transform(op, bits), pointwise);
             }
         }
+        // The maps are the geometry's group (Morabaraba numbers them as
+        // Nine's bits do, the boards built from data as their geometry).
+        let images = |f: &dyn Fn(usize, Bits) -> Bits| {
+            let mut all: Vec<Vec<Bits>> = (0..B::SYMMETRIES)
+                .map(|op| (0..B::POINTS).map(|p| f(op, 1 << p)).collect())
+                .collect();
+            all.sort();
+            all
+        };
+        assert_eq!(images(&B::transform), images(&|op, b| g.transform(op, b)));
     }
 
     #[test]

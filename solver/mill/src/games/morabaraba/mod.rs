@@ -3,6 +3,7 @@
 //! by pair ([`moving`]) and its placement sectors ([`placement`]), both
 //! through the one drivers of [`crate::tables`].
 
+pub mod bits;
 pub mod moving;
 pub mod placement;
 
