@@ -122,8 +122,9 @@ pub enum Command {
     Match {
         /// First engine: `full` or `plain`, then `-feature`/`+feature` with
         /// features tt, pvs, ordering, quiescence, iterative, lmr, aspiration,
-        /// endgame, learned (the learned evaluation; `full-learned` is the
-        /// hand-set one), eval (all terms) or one hand-set term: tuzdyk,
+        /// endgame, nnue (the network, on in `full`; `full-nnue` is the
+        /// linear model), learned (the linear model; `full-learned` is the
+        /// hand-set evaluation), eval (all terms) or one hand-set term: tuzdyk,
         /// mobility, own. Or `exec:PROGRAM ARGS`: another program speaking
         /// the engine protocol (e.g. `exec:./solver toguz engine`), a
         /// process per game.
@@ -309,8 +310,8 @@ pub enum Command {
 /// `review`; `match` has the same per engine as `--a-eval`/`--b-eval`).
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct EvalArgs {
-    /// Static evaluation: `linear` (the learned linear model, the default),
-    /// `nnue` (the neural network) or `hand` (the hand-set terms).
+    /// Static evaluation: `nnue` (the neural network, the default),
+    /// `linear` (the learned linear model) or `hand` (the hand-set terms).
     #[arg(long, value_name = "linear|nnue|hand")]
     eval: Option<String>,
     /// Learned linear weights file (with the linear evaluation; default:
@@ -325,8 +326,8 @@ pub struct EvalArgs {
     hand_eval: bool,
 }
 
-/// Set `config`'s evaluation from `--eval` (default linear, or nnue when
-/// only a network file is given), `--weights` and `--net`.
+/// Set `config`'s evaluation from `--eval` (default nnue, or linear when
+/// only a weights file is given), `--weights` and `--net`.
 pub(super) fn apply_eval(
     config: &mut Config,
     eval: Option<&str>,
@@ -335,8 +336,8 @@ pub(super) fn apply_eval(
 ) -> Result<(), CliError> {
     let kind: EvalKind = match eval {
         Some(e) => e.parse().map_err(|e: String| CliError::from(e))?,
-        None if net.is_some() => EvalKind::Nnue,
-        None => EvalKind::Linear,
+        None if weights.is_some() => EvalKind::Linear,
+        None => EvalKind::Nnue,
     };
     if weights.is_some() && kind != EvalKind::Linear {
         return Err(CliError::from("--weights goes with the linear evaluation"));

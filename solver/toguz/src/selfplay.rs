@@ -64,9 +64,10 @@ impl FromStr for EngineSpec {
     /// evaluation weight (`+tuzdyk=700`), the quiescence length
     /// (`+quiescence=4`), the first reduced move (`+lmr=2`) or the endgame
     /// solver's stone limit (`+endgame=24`);
-    /// `learned` switches the learned evaluation (built-in weights) on or off
-    /// (`full-learned` is the hand-set evaluation); `nnue` the neural network
-    /// (built-in net; `full+nnue`). `exec:PATH ARGS` is an
+    /// `nnue` the neural network (built-in net, on in `full`; `full-nnue` is
+    /// the linear model); `learned` switches the linear model (built-in
+    /// weights) on, replacing the network, or off (`full-learned` is the
+    /// hand-set evaluation). `exec:PATH ARGS` is an
     /// external program (arguments split at white space).
     fn from_str(s: &str) -> Result<EngineSpec, SpecError> {
         if let Some(cmd) = s.strip_prefix("exec:") {
