@@ -24,6 +24,9 @@ pub struct Args {
 }
 
 /// Subcommands of `solver toguz`.
+// Parsed once per run and held in a `Box` (`Args`): the size of the
+// largest variant (`Match`) costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Replay every game of a PlayOK record file, checking each move.
@@ -217,6 +220,12 @@ pub enum Command {
         /// SPRT: Elo under H1.
         #[arg(long, default_value_t = 10.0)]
         elo1: f64,
+        /// Match log: every finished game is appended to FILE as it ends;
+        /// a rerun with the same settings takes the games already in it
+        /// from there and reports the combined result (a log written with
+        /// other settings is refused).
+        #[arg(long, value_name = "FILE")]
+        log: Option<std::path::PathBuf>,
         /// No progress lines on stderr.
         #[arg(long)]
         quiet: bool,
@@ -538,6 +547,7 @@ pub fn run(args: Args) -> CliResult {
             sprt,
             elo0,
             elo1,
+            log,
             quiet,
             json,
         } => {
@@ -672,6 +682,7 @@ pub fn run(args: Args) -> CliResult {
                 opening_plies: plies,
                 openings,
                 run,
+                log,
                 quiet,
                 json,
             };
@@ -1281,6 +1292,7 @@ struct MatchArgs {
     opening_plies: u32,
     openings: Openings,
     run: RunOptions,
+    log: Option<std::path::PathBuf>,
     quiet: bool,
     json: bool,
 }
@@ -1332,11 +1344,28 @@ fn run_match(m: MatchArgs) -> CliResult {
         opening_plies: m.opening_plies,
     };
     let quiet = m.quiet;
-    let r = selfplay::play_match_with(&m.a, &m.b, &opts, &m.openings, &m.run, &mut |r| {
-        if !quiet {
-            eprintln!("{}", match_line(r));
-        }
-    });
+    let (r, from_log) = selfplay::play_match_logged(
+        &m.a,
+        &m.b,
+        &opts,
+        &m.openings,
+        &m.run,
+        m.log.as_deref(),
+        &mut |r| {
+            if !quiet {
+                eprintln!("{}", match_line(r));
+            }
+        },
+    )
+    .map_err(|e| CliError::from(e.to_string()))?;
+    if let (Some(path), false) = (&m.log, quiet) {
+        eprintln!(
+            "{from_log} of {} games from the log {}, {} played now",
+            r.games,
+            path.display(),
+            r.games - from_log
+        );
+    }
     if m.json {
         return print_json(&r);
     }
