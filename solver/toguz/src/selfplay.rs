@@ -571,6 +571,36 @@ pub fn time_for_move(left: Duration, increment: Duration, plies: usize) -> Durat
         .max(Duration::from_millis(1))
 }
 
+/// The test match of a trained evaluation against the material-only one
+/// (the trainers' tests): 60 games at 2,000 nodes a move, one thread per
+/// engine, openings after 6 pseudo-random plies with both colours.
+#[cfg(test)]
+pub(crate) fn match_against_material(trained: Config, material: Config) -> MatchResult {
+    let spec = |name: &str, config: Config| EngineSpec {
+        name: name.into(),
+        config,
+        exec: None,
+        tables: None,
+        exec_options: Vec::new(),
+    };
+    let limits = Limits {
+        nodes: Some(2000),
+        threads: 1,
+        ..Limits::default()
+    };
+    let opts = MatchOptions {
+        games: 60,
+        limits_a: limits,
+        limits_b: limits,
+        opening_plies: 6,
+    };
+    play_match(
+        &spec("trained", trained),
+        &spec("material", material),
+        &opts,
+    )
+}
+
 /// Play a match with openings from the start (pseudo-random plies), all
 /// games at once on the rayon pool (each game is deterministic under node or
 /// depth limits).
