@@ -44,6 +44,24 @@ fn eval_nnue_searches_and_differs_from_linear() {
 }
 
 #[test]
+fn the_default_evaluation_is_the_net() {
+    let out = run(&[
+        "toguz",
+        "search",
+        "start",
+        "--depth",
+        "8",
+        "--no-tables",
+        "--json",
+    ]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let default = (v["best"].as_u64().unwrap(), v["nodes"].as_u64().unwrap());
+    assert_eq!(default, best_and_nodes("nnue"));
+    assert_ne!(default.1, best_and_nodes("linear").1);
+}
+
+#[test]
 fn train_net_resumes_and_damaged_nets_are_refused() {
     let dir = std::env::temp_dir().join(format!("toguz-nnue-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

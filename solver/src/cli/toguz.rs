@@ -24,6 +24,9 @@ pub struct Args {
 }
 
 /// Subcommands of `solver toguz`.
+// Parsed once per run and held in a `Box` (`Args`): the size of the
+// largest variant (`Match`) costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Replay every game of a PlayOK record file, checking each move.
@@ -122,8 +125,9 @@ pub enum Command {
     Match {
         /// First engine: `full` or `plain`, then `-feature`/`+feature` with
         /// features tt, pvs, ordering, quiescence, iterative, lmr, aspiration,
-        /// endgame, learned (the learned evaluation; `full-learned` is the
-        /// hand-set one), eval (all terms) or one hand-set term: tuzdyk,
+        /// endgame, nnue (the network, on in `full`; `full-nnue` is the
+        /// linear model), learned (the linear model; `full-learned` is the
+        /// hand-set evaluation), eval (all terms) or one hand-set term: tuzdyk,
         /// mobility, own. Or `exec:PROGRAM ARGS`: another program speaking
         /// the engine protocol (e.g. `exec:./solver toguz engine`), a
         /// process per game.
@@ -216,6 +220,12 @@ pub enum Command {
         /// SPRT: Elo under H1.
         #[arg(long, default_value_t = 10.0)]
         elo1: f64,
+        /// Match log: every finished game is appended to FILE as it ends;
+        /// a rerun with the same settings takes the games already in it
+        /// from there and reports the combined result (a log written with
+        /// other settings is refused).
+        #[arg(long, value_name = "FILE")]
+        log: Option<std::path::PathBuf>,
         /// No progress lines on stderr.
         #[arg(long)]
         quiet: bool,
@@ -309,8 +319,8 @@ pub enum Command {
 /// `review`; `match` has the same per engine as `--a-eval`/`--b-eval`).
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct EvalArgs {
-    /// Static evaluation: `linear` (the learned linear model, the default),
-    /// `nnue` (the neural network) or `hand` (the hand-set terms).
+    /// Static evaluation: `nnue` (the neural network, the default),
+    /// `linear` (the learned linear model) or `hand` (the hand-set terms).
     #[arg(long, value_name = "linear|nnue|hand")]
     eval: Option<String>,
     /// Learned linear weights file (with the linear evaluation; default:
@@ -325,8 +335,8 @@ pub struct EvalArgs {
     hand_eval: bool,
 }
 
-/// Set `config`'s evaluation from `--eval` (default linear, or nnue when
-/// only a network file is given), `--weights` and `--net`.
+/// Set `config`'s evaluation from `--eval` (default nnue, or linear when
+/// only a weights file is given), `--weights` and `--net`.
 pub(super) fn apply_eval(
     config: &mut Config,
     eval: Option<&str>,
@@ -335,8 +345,8 @@ pub(super) fn apply_eval(
 ) -> Result<(), CliError> {
     let kind: EvalKind = match eval {
         Some(e) => e.parse().map_err(|e: String| CliError::from(e))?,
-        None if net.is_some() => EvalKind::Nnue,
-        None => EvalKind::Linear,
+        None if weights.is_some() => EvalKind::Linear,
+        None => EvalKind::Nnue,
     };
     if weights.is_some() && kind != EvalKind::Linear {
         return Err(CliError::from("--weights goes with the linear evaluation"));
@@ -537,6 +547,7 @@ pub fn run(args: Args) -> CliResult {
             sprt,
             elo0,
             elo1,
+            log,
             quiet,
             json,
         } => {
@@ -671,6 +682,7 @@ pub fn run(args: Args) -> CliResult {
                 opening_plies: plies,
                 openings,
                 run,
+                log,
                 quiet,
                 json,
             };
@@ -1280,6 +1292,7 @@ struct MatchArgs {
     opening_plies: u32,
     openings: Openings,
     run: RunOptions,
+    log: Option<std::path::PathBuf>,
     quiet: bool,
     json: bool,
 }
@@ -1331,11 +1344,28 @@ fn run_match(m: MatchArgs) -> CliResult {
         opening_plies: m.opening_plies,
     };
     let quiet = m.quiet;
-    let r = selfplay::play_match_with(&m.a, &m.b, &opts, &m.openings, &m.run, &mut |r| {
-        if !quiet {
-            eprintln!("{}", match_line(r));
-        }
-    });
+    let (r, from_log) = selfplay::play_match_logged(
+        &m.a,
+        &m.b,
+        &opts,
+        &m.openings,
+        &m.run,
+        m.log.as_deref(),
+        &mut |r| {
+            if !quiet {
+                eprintln!("{}", match_line(r));
+            }
+        },
+    )
+    .map_err(|e| CliError::from(e.to_string()))?;
+    if let (Some(path), false) = (&m.log, quiet) {
+        eprintln!(
+            "{from_log} of {} games from the log {}, {} played now",
+            r.games,
+            path.display(),
+            r.games - from_log
+        );
+    }
     if m.json {
         return print_json(&r);
     }

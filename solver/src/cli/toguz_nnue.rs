@@ -31,7 +31,7 @@ pub struct TrainNetArgs {
     #[arg(long, default_value_t = 8)]
     random_plies: u32,
     /// Engine that plays the self-play games (match syntax; default today's
-    /// engine, the linear evaluation).
+    /// engine, the built-in network; `full-nnue` is the linear model).
     #[arg(long, default_value = "full")]
     engine: String,
     /// Self-play threads (games in parallel).

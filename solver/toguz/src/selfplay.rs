@@ -19,6 +19,9 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+pub mod log;
+pub use log::LogError;
+
 /// An engine set-up with its name (e.g. `full-tt`).
 #[derive(Clone, Debug)]
 pub struct EngineSpec {
@@ -64,9 +67,10 @@ impl FromStr for EngineSpec {
     /// evaluation weight (`+tuzdyk=700`), the quiescence length
     /// (`+quiescence=4`), the first reduced move (`+lmr=2`) or the endgame
     /// solver's stone limit (`+endgame=24`);
-    /// `learned` switches the learned evaluation (built-in weights) on or off
-    /// (`full-learned` is the hand-set evaluation); `nnue` the neural network
-    /// (built-in net; `full+nnue`). `exec:PATH ARGS` is an
+    /// `nnue` the neural network (built-in net, on in `full`; `full-nnue` is
+    /// the linear model); `learned` switches the linear model (built-in
+    /// weights) on, replacing the network, or off (`full-learned` is the
+    /// hand-set evaluation). `exec:PATH ARGS` is an
     /// external program (arguments split at white space).
     fn from_str(s: &str) -> Result<EngineSpec, SpecError> {
         if let Some(cmd) = s.strip_prefix("exec:") {
@@ -567,6 +571,36 @@ pub fn time_for_move(left: Duration, increment: Duration, plies: usize) -> Durat
         .max(Duration::from_millis(1))
 }
 
+/// The test match of a trained evaluation against the material-only one
+/// (the trainers' tests): 60 games at 2,000 nodes a move, one thread per
+/// engine, openings after 6 pseudo-random plies with both colours.
+#[cfg(test)]
+pub(crate) fn match_against_material(trained: Config, material: Config) -> MatchResult {
+    let spec = |name: &str, config: Config| EngineSpec {
+        name: name.into(),
+        config,
+        exec: None,
+        tables: None,
+        exec_options: Vec::new(),
+    };
+    let limits = Limits {
+        nodes: Some(2000),
+        threads: 1,
+        ..Limits::default()
+    };
+    let opts = MatchOptions {
+        games: 60,
+        limits_a: limits,
+        limits_b: limits,
+        opening_plies: 6,
+    };
+    play_match(
+        &spec("trained", trained),
+        &spec("material", material),
+        &opts,
+    )
+}
+
 /// Play a match with openings from the start (pseudo-random plies), all
 /// games at once on the rayon pool (each game is deterministic under node or
 /// depth limits).
@@ -593,6 +627,27 @@ pub fn play_match_with(
     run: &RunOptions,
     progress: &mut dyn FnMut(&MatchResult),
 ) -> MatchResult {
+    match play_match_logged(a, b, opts, openings_from, run, None, progress) {
+        Ok((r, _)) => r,
+        Err(e) => unreachable!("no log, no log error: {e}"),
+    }
+}
+
+/// [`play_match_with`], appending every finished game to the match log at
+/// `log` ([`log`]) and taking the games already in it from there instead
+/// of playing them again; also returns how many games came from the log.
+/// A log written with other settings (engines, limits, clock, openings) is
+/// refused. The result equals a match played in one go (the same games in
+/// the same batches).
+pub fn play_match_logged(
+    a: &EngineSpec,
+    b: &EngineSpec,
+    opts: &MatchOptions,
+    openings_from: &Openings,
+    run: &RunOptions,
+    log: Option<&std::path::Path>,
+    progress: &mut dyn FnMut(&MatchResult),
+) -> Result<(MatchResult, usize), LogError> {
     let pairs = opts.games.div_ceil(2);
     let starts = match openings_from {
         Openings::Random => openings(pairs, opts.opening_plies),
@@ -612,23 +667,51 @@ pub fn play_match_with(
     // Batches of whole pairs, a few per thread, so the SPRT can stop early
     // (and results are reported as they come).
     let batch = (width * 4).next_multiple_of(2).max(10);
+    let log = match log {
+        Some(path) => {
+            let l = log::MatchLog::open(path, &log::settings(a, b, opts, openings_from, run))?;
+            l.check_starts(&jobs)?;
+            Some(l)
+        }
+        None => None,
+    };
+    let mut from_log = 0;
     let mut records: Vec<GameRecord> = Vec::with_capacity(jobs.len());
     let mut result = summarise(a, b, &records, run);
-    for chunk in jobs.chunks(batch) {
-        let done: Vec<GameRecord> = pool.install(|| {
+    for (c, chunk) in jobs.chunks(batch).enumerate() {
+        let first = c * batch;
+        let done: Vec<Result<GameRecord, LogError>> = pool.install(|| {
             chunk
                 .par_iter()
-                .map(|(s, side)| play_game(s, *side, a, b, opts, run.clock))
+                .enumerate()
+                .map(|(k, (s, side))| {
+                    let i = first + k;
+                    if let Some(g) = log.as_ref().and_then(|l| l.games.get(&i)) {
+                        return Ok(g.clone());
+                    }
+                    let g = play_game(s, *side, a, b, opts, run.clock);
+                    if let Some(l) = &log {
+                        l.append(i, s, *side, &g)?;
+                    }
+                    Ok(g)
+                })
                 .collect()
         });
-        records.extend(done);
+        for g in done {
+            records.push(g?);
+        }
+        from_log += log.as_ref().map_or(0, |l| {
+            (first..first + chunk.len())
+                .filter(|i| l.games.contains_key(i))
+                .count()
+        });
         result = summarise(a, b, &records, run);
         progress(&result);
         if run.sprt_stop && result.sprt.verdict != ladder::Verdict::Continue {
             break;
         }
     }
-    result
+    Ok((result, from_log))
 }
 
 fn summarise(

@@ -409,7 +409,6 @@ pub fn train(
 mod tests {
     use super::*;
     use crate::search::Weights;
-    use crate::selfplay::{play_match_with, EngineSpec, MatchOptions, Openings, RunOptions};
 
     #[test]
     fn integer_inference_matches_the_feature_sum() {
@@ -528,42 +527,11 @@ mod tests {
             "{report:?}"
         );
         let w: &'static LinearEval = Box::leak(Box::new(w));
-        let a = EngineSpec {
-            name: "learned".into(),
-            config: Config {
-                learned: Some(Weights(w)),
-                ..material
-            },
-            exec: None,
-            tables: None,
-            exec_options: Vec::new(),
+        let trained = Config {
+            learned: Some(Weights(w)),
+            ..material
         };
-        let b = EngineSpec {
-            name: "material".into(),
-            config: material,
-            exec: None,
-            tables: None,
-            exec_options: Vec::new(),
-        };
-        let limits = Limits {
-            nodes: Some(2000),
-            threads: 1,
-            ..Limits::default()
-        };
-        let opts = MatchOptions {
-            games: 60,
-            limits_a: limits,
-            limits_b: limits,
-            opening_plies: 6,
-        };
-        let r = play_match_with(
-            &a,
-            &b,
-            &opts,
-            &Openings::Random,
-            &RunOptions::default(),
-            &mut |_| {},
-        );
+        let r = crate::selfplay::match_against_material(trained, material);
         eprintln!("{report:?}\n{r:?}");
         // 60 games: 60 % is about 1.6 standard errors above even.
         assert!(r.score >= 0.6, "{r:?}");

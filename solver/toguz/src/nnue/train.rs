@@ -375,8 +375,7 @@ pub fn train(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::{Config, Limits, Net};
-    use crate::selfplay::{play_match_with, EngineSpec, MatchOptions, Openings, RunOptions};
+    use crate::search::{Config, Net};
     use crate::train::{selfplay_samples, SelfPlayOptions};
 
     fn positions(n: usize, seed: u64) -> Vec<Board> {
@@ -494,40 +493,11 @@ mod tests {
         );
         let net: &'static Network = Box::leak(Box::new(net));
         let material = material_config();
-        let spec = |name: &str, config: Config| EngineSpec {
-            name: name.into(),
-            config,
-            exec: None,
-            tables: None,
-            exec_options: Vec::new(),
+        let trained = Config {
+            nnue: Some(Net(net)),
+            ..material
         };
-        let a = spec(
-            "nnue",
-            Config {
-                nnue: Some(Net(net)),
-                ..material
-            },
-        );
-        let b = spec("material", material);
-        let limits = Limits {
-            nodes: Some(2000),
-            threads: 1,
-            ..Limits::default()
-        };
-        let mo = MatchOptions {
-            games: 60,
-            limits_a: limits,
-            limits_b: limits,
-            opening_plies: 6,
-        };
-        let r = play_match_with(
-            &a,
-            &b,
-            &mo,
-            &Openings::Random,
-            &RunOptions::default(),
-            &mut |_| {},
-        );
+        let r = crate::selfplay::match_against_material(trained, material);
         eprintln!("{report:?}\n{r:?}");
         // 60 games: 60 % is about 1.6 standard errors above even.
         assert!(r.score >= 0.6, "{r:?}");

@@ -88,7 +88,7 @@ pub struct Config {
     /// The learned evaluation ([`super::linear`]), which replaces `eval`.
     pub learned: Option<Weights>,
     /// The neural evaluation ([`super::nnue`]), which replaces both
-    /// `learned` and `eval`.
+    /// `learned` and `eval`; the default (the built-in network).
     pub nnue: Option<Net>,
     /// Longest capture sequence followed by quiescence.
     pub qsearch_plies: u32,
@@ -108,7 +108,9 @@ impl Default for Config {
             features: Features::ALL,
             eval: EvalParams::DEFAULT,
             learned: Some(Weights(super::linear::builtin())),
-            nnue: None,
+            // The built-in network when it loads (it is checked by a test);
+            // else the linear model above.
+            nnue: super::nnue::builtin().ok().map(Net),
             qsearch_plies: 4,
             lmr_from: 3,
             tt_mb: 64,
@@ -142,9 +144,9 @@ impl serde::Serialize for Weights {
 pub enum EvalKind {
     /// The hand-set terms ([`super::eval`]).
     Hand,
-    /// The learned linear model ([`super::linear`]), the default.
+    /// The learned linear model ([`super::linear`]).
     Linear,
-    /// The neural network ([`super::nnue`]).
+    /// The neural network ([`super::nnue`]), the default.
     Nnue,
 }
 
@@ -627,6 +629,32 @@ pub fn best_move(result: &SearchResult) -> Option<Move> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The default engine evaluates with the built-in network; `full` is
+    /// that engine, `full-nnue` and `--eval linear` the linear model.
+    #[test]
+    fn default_evaluation_is_the_builtin_net() {
+        let d = Config::default();
+        let net = super::super::nnue::builtin().expect("built-in network");
+        assert_eq!(d.nnue, Some(Net(net)));
+        let full: crate::selfplay::EngineSpec = "full".parse().unwrap();
+        assert_eq!(full.config.nnue, Some(Net(net)));
+        let lin: crate::selfplay::EngineSpec = "full-nnue".parse().unwrap();
+        assert_eq!(lin.config.nnue, None);
+        assert_eq!(
+            lin.config.learned,
+            Some(Weights(super::super::linear::builtin()))
+        );
+        let mut c = Config::default();
+        c.set_eval(EvalKind::Linear, None, None).unwrap();
+        assert_eq!(
+            c,
+            Config {
+                tt_mb: c.tt_mb,
+                ..lin.config
+            }
+        );
+    }
 
     /// Positions after pseudo-random plies from the start (not over).
     fn positions() -> Vec<Board> {
