@@ -25,7 +25,7 @@ def test_three_as_a_game_is_three_probe(tmp_path):
     after = game.play(None, "b2")
     assert game.probe(after) == ms.three_probe(None, "b2")
     # Published: the first player wins, only by the centre.
-    assert game.best()["best"]["move"] == "b2"
+    assert game.best_move()["move"] == "b2"
     shown = game.show(after)
     assert sorted(shown["moves"]) == sorted(m["move"] for m in game.probe(after)["moves"])
     with pytest.raises(ms.MoveError):
