@@ -10,18 +10,22 @@ fn run(args: &[&str]) -> std::process::Output {
     Command::new(BIN).args(args).output().expect("run solver")
 }
 
-fn best_and_nodes(eval: &str) -> (u64, u64) {
-    let out = run(&[
+/// The best hole and the nodes of an 8-ply search of the start, under
+/// `--eval EVAL` (the default evaluation when `None`).
+fn best_and_nodes(eval: Option<&str>) -> (u64, u64) {
+    let mut args = vec![
         "toguz",
         "search",
         "start",
         "--depth",
         "8",
         "--no-tables",
-        "--eval",
-        eval,
         "--json",
-    ]);
+    ];
+    if let Some(e) = eval {
+        args.extend(["--eval", e]);
+    }
+    let out = run(&args);
     assert!(
         out.status.success(),
         "{}",
@@ -34,31 +38,13 @@ fn best_and_nodes(eval: &str) -> (u64, u64) {
     )
 }
 
-#[test]
-fn eval_nnue_searches_and_differs_from_linear() {
-    let (best, nodes) = best_and_nodes("nnue");
-    assert!((1..=9).contains(&best));
-    let (_, linear_nodes) = best_and_nodes("linear");
-    // A different evaluation gives a different tree.
-    assert_ne!(nodes, linear_nodes);
-}
-
+/// `--eval nnue` searches; it is the default; linear is another tree.
 #[test]
 fn the_default_evaluation_is_the_net() {
-    let out = run(&[
-        "toguz",
-        "search",
-        "start",
-        "--depth",
-        "8",
-        "--no-tables",
-        "--json",
-    ]);
-    assert!(out.status.success());
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
-    let default = (v["best"].as_u64().unwrap(), v["nodes"].as_u64().unwrap());
-    assert_eq!(default, best_and_nodes("nnue"));
-    assert_ne!(default.1, best_and_nodes("linear").1);
+    let (best, nodes) = best_and_nodes(Some("nnue"));
+    assert!((1..=9).contains(&best));
+    assert_eq!(best_and_nodes(None), (best, nodes));
+    assert_ne!(best_and_nodes(Some("linear")).1, nodes);
 }
 
 #[test]

@@ -396,8 +396,8 @@ pub fn record_endgames(games: &[pgn::Game], stones: u32) -> Vec<Board> {
     out
 }
 
-/// One game's record.
-#[derive(Clone, Debug, Default)]
+/// One game's record (a line of a match log holds it: [`log`]).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 struct GameRecord {
     /// Final kazans as [A, B].
     kazans: [u32; 2],
@@ -411,6 +411,18 @@ struct GameRecord {
     depth_sum: [u64; 2],
     moves: [u64; 2],
     tb_hits: [u64; 2],
+}
+
+impl GameRecord {
+    /// The result for engine A (`Greater` a win): a side that lost on
+    /// time or whose engine failed has lost, else the kazans decide.
+    fn result_for_a(&self) -> std::cmp::Ordering {
+        match self.flagged.or(self.failed.as_ref().map(|f| f.0)) {
+            Some(0) => std::cmp::Ordering::Less,
+            Some(_) => std::cmp::Ordering::Greater,
+            None => self.kazans[0].cmp(&self.kazans[1]),
+        }
+    }
 }
 
 /// A player of one game: this build's engine or another process.
@@ -747,21 +759,16 @@ fn summarise(
     let mut diff = 0i64;
     for g in records {
         let k = g.kazans;
-        let lost = g.flagged.or(g.failed.as_ref().map(|f| f.0));
         if let Some((who, why)) = &g.failed {
             r.engine_errors[*who] += 1;
             if r.first_error.is_none() {
                 r.first_error = Some(why.clone());
             }
         }
-        match lost {
-            Some(0) => r.losses += 1,
-            Some(_) => r.wins += 1,
-            None => match k[0].cmp(&k[1]) {
-                std::cmp::Ordering::Greater => r.wins += 1,
-                std::cmp::Ordering::Equal => r.draws += 1,
-                std::cmp::Ordering::Less => r.losses += 1,
-            },
+        match g.result_for_a() {
+            std::cmp::Ordering::Greater => r.wins += 1,
+            std::cmp::Ordering::Equal => r.draws += 1,
+            std::cmp::Ordering::Less => r.losses += 1,
         }
         if let Some(w) = g.flagged {
             r.time_losses[w] += 1;

@@ -312,13 +312,6 @@ impl BoardTables {
 macro_rules! data_board {
     ($(#[$doc:meta])* $ty:ident, $tables:ident, $name:literal, points: $points:literal,
      symmetries: $syms:literal, stones: $stones:literal, $build:expr) => {
-        $crate::data_board!(
-            $(#[$doc])* $ty, $tables, $name, points: $points, symmetries: $syms,
-            stones: $stones, index: $crate::index::symmetric::Symmetric, $build
-        );
-    };
-    ($(#[$doc:meta])* $ty:ident, $tables:ident, $name:literal, points: $points:literal,
-     symmetries: $syms:literal, stones: $stones:literal, index: $index:ty, $build:expr) => {
         $(#[$doc])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
         pub struct $ty;
@@ -332,7 +325,7 @@ macro_rules! data_board {
             const FULL: $crate::rules::geometry::Bits = (1 << $points) - 1;
             const SYMMETRIES: usize = $syms;
             const STONES: u8 = $stones;
-            type Index = $index;
+            type Index = $crate::index::symmetric::Symmetric;
 
             fn geometry() -> &'static $crate::rules::geometry::Geometry {
                 $tables.geometry()

@@ -42,18 +42,10 @@ struct Line {
     start: String,
     /// The result for engine A: `win`, `draw` or `loss`.
     result: String,
-    /// Final kazans, A then B.
-    kazans: [u32; 2],
-    adjudicated: bool,
-    /// Side (0 = A, 1 = B) that lost on time.
-    flagged: Option<usize>,
-    /// Side whose engine failed, and why.
-    failed: Option<(usize, String)>,
-    nodes: [u64; 2],
-    seconds: [f64; 2],
-    depth_sum: [u64; 2],
-    moves: [u64; 2],
-    tb_hits: [u64; 2],
+    /// The game's record (kazans, time losses, engine failures, search
+    /// figures), its keys on the line itself.
+    #[serde(flatten)]
+    record: GameRecord,
 }
 
 fn colour(side: Side) -> &'static str {
@@ -155,8 +147,8 @@ impl MatchLog {
                 for (n, l) in lines.enumerate() {
                     let g: Line = serde_json::from_str(l)
                         .map_err(|e| format(format!("line {}: {e}", n + 3)))?;
-                    starts.insert(g.game, (g.start.clone(), g.a_plays.clone()));
-                    games.insert(g.game, record(&g));
+                    starts.insert(g.game, (g.start, g.a_plays));
+                    games.insert(g.game, g.record);
                 }
             }
             Some(_) => return Err(format(format!("the first line is not `{MAGIC}`"))),
@@ -193,14 +185,10 @@ impl MatchLog {
         side: Side,
         g: &GameRecord,
     ) -> Result<(), LogError> {
-        let result = match g.flagged.or(g.failed.as_ref().map(|f| f.0)) {
-            Some(0) => "loss",
-            Some(_) => "win",
-            None => match g.kazans[0].cmp(&g.kazans[1]) {
-                std::cmp::Ordering::Greater => "win",
-                std::cmp::Ordering::Equal => "draw",
-                std::cmp::Ordering::Less => "loss",
-            },
+        let result = match g.result_for_a() {
+            std::cmp::Ordering::Greater => "win",
+            std::cmp::Ordering::Equal => "draw",
+            std::cmp::Ordering::Less => "loss",
         };
         let line = Line {
             game,
@@ -208,35 +196,13 @@ impl MatchLog {
             a_plays: colour(side).into(),
             start: start.to_string(),
             result: result.into(),
-            kazans: g.kazans,
-            adjudicated: g.adjudicated,
-            flagged: g.flagged,
-            failed: g.failed.clone(),
-            nodes: g.nodes,
-            seconds: g.seconds,
-            depth_sum: g.depth_sum,
-            moves: g.moves,
-            tb_hits: g.tb_hits,
+            record: g.clone(),
         };
         let text = serde_json::to_string(&line).expect("a game line serialises");
         let mut f = self.file.lock().unwrap_or_else(|e| e.into_inner());
         writeln!(f, "{text}")
             .and_then(|()| f.flush())
             .map_err(|e| LogError::Io(self.path.clone(), e))
-    }
-}
-
-fn record(g: &Line) -> GameRecord {
-    GameRecord {
-        kazans: g.kazans,
-        adjudicated: g.adjudicated,
-        flagged: g.flagged,
-        failed: g.failed.clone(),
-        nodes: g.nodes,
-        seconds: g.seconds,
-        depth_sum: g.depth_sum,
-        moves: g.moves,
-        tb_hits: g.tb_hits,
     }
 }
 

@@ -9,6 +9,7 @@ use crate::games::three::solve::Solution;
 use crate::games::three::{parse_move, Board, Position};
 use crate::games::{GameError, MillGame};
 use crate::rules::geometry::THREE_NAMES;
+use crate::rules::position::Color;
 use crate::rules::variant::RuleSet;
 use serde_json::{json, Value as Json};
 use std::sync::OnceLock;
@@ -102,7 +103,6 @@ impl MillGame for ThreeGame {
     /// The keys of every board's `show`: `position`, `to_move`, `hand`,
     /// `on_board`, `flying` (false), `moves`, `game_over`.
     fn show(&self, position: &str) -> Result<Json, GameError> {
-        use crate::rules::position::Color;
         let pos = parse(position)?;
         let moves: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
         let count = |c: Color| pos.stones[c.index()].count_ones();
