@@ -295,6 +295,17 @@ mod tests {
             assert_eq!(w.len(), values.len() as u64);
             assert!((0..values.len()).all(|i| w.get(i as u64) == Some(values[i].outcome())));
             assert_eq!(w.get(values.len() as u64), None);
+            // Under a count rule: every value past the limit a draw.
+            for limit in [0, 3, 40, 250, u16::MAX] {
+                let w = crate::resident::Wdl::load_within(&t, Some(limit)).unwrap();
+                assert!((0..values.len()).all(|i| {
+                    let want = match values[i].distance() {
+                        Some(d) if d > limit => crate::Outcome::Draw,
+                        _ => values[i].outcome(),
+                    };
+                    w.get(i as u64) == Some(want)
+                }));
+            }
             for slot in (0..values.len()).step_by(997) {
                 assert_eq!(t.get(slot as u64).unwrap(), values[slot]);
             }

@@ -126,7 +126,18 @@ pub struct Wdl {
 impl Wdl {
     /// Decompress all of `table`, keeping only outcomes.
     pub fn load(table: &Table) -> Result<Wdl, FormatError> {
+        Wdl::load_within(table, None)
+    }
+
+    /// Decompress all of `table`, keeping only the outcomes under a count
+    /// rule of `limit` plies with none of them played yet: a value further
+    /// from its conversion than `limit` plies is a draw
+    /// ([`Value::within`]). `None` (no count rule) is [`Wdl::load`]; so is
+    /// a table whose longest win and loss are within the limit, or one of
+    /// outcomes (they carry no distance).
+    pub fn load_within(table: &Table, limit: Option<u16>) -> Result<Wdl, FormatError> {
         let h = table.header();
+        let limit = limit.filter(|&l| h.max_win > l || h.max_loss > l);
         let width = h.entry_bytes as usize;
         let block = h.block_slots as usize;
         debug_assert!(block.is_multiple_of(4));
@@ -138,6 +149,32 @@ impl Wdl {
                 .try_for_each_init(context, |dctx, (b, out)| {
                     table.load_block_into(b, out, dctx.as_mut())
                 })?;
+            return Ok(Wdl {
+                slots: h.slots,
+                bits,
+            });
+        }
+        if let Some(limit) = limit {
+            bits.par_chunks_mut(block / 4)
+                .enumerate()
+                .try_for_each_init(
+                    || (Vec::new(), context()),
+                    |(raw, dctx): &mut (Vec<u8>, _), (b, out)| {
+                        let n = table.block_len(b);
+                        raw.resize(n * width, 0);
+                        table.load_block_into(b, raw, dctx.as_mut())?;
+                        let value = |k: usize| match width {
+                            1 => Value(raw[k] as u16),
+                            _ => Value(u16::from_le_bytes([raw[2 * k], raw[2 * k + 1]])),
+                        };
+                        for (i, byte) in out.iter_mut().enumerate() {
+                            *byte = (4 * i..(4 * i + 4).min(n)).fold(0, |p, k| {
+                                p | code(value(k).within(limit).0) << (2 * (k - 4 * i))
+                            });
+                        }
+                        Ok(())
+                    },
+                )?;
             return Ok(Wdl {
                 slots: h.slots,
                 bits,

@@ -92,6 +92,19 @@ impl Value {
         (self.0 != 0).then_some(self.0 / 2)
     }
 
+    /// The value under a count rule with `plies` quiet plies left before
+    /// the count draws the game: a win or loss whose distance to
+    /// conversion is at most `plies` stands, one further away is a draw
+    /// (the tables of a count rule store the distance to conversion in the
+    /// line that wins under the rule, `docs/rules.md`, "The count rule").
+    #[inline]
+    pub fn within(self, plies: u16) -> Value {
+        match self.distance() {
+            Some(d) if d > plies => Value::DRAW,
+            _ => self,
+        }
+    }
+
     /// The value, for the side that moves, of a move leading to a position
     /// whose value (for the opponent, now to move) is `child`: the outcome
     /// seen from the other side, one ply further — or, when the move

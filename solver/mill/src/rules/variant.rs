@@ -36,6 +36,13 @@ pub struct RuleSet {
     /// board stone (placement and movement interleave from the first move),
     /// and a side flies when its stones on the board plus in hand number 3.
     pub interleave: bool,
+    /// The count rule: the game is drawn once this many plies in a row
+    /// have been played without a removal or a placement (`docs/rules.md`,
+    /// "The count rule"; 100 plies is "fifty moves"). `None`: no count,
+    /// endless play is a draw and the tables hold the game-theoretic value.
+    /// The tables of a count rule hold the distance to conversion in the
+    /// line that wins under the rule ([`tablebase::Value::within`]).
+    pub quiet_limit: Option<u16>,
 }
 
 impl RuleSet {
@@ -46,13 +53,23 @@ impl RuleSet {
             flying,
             full_board: FullBoard::Draw,
             interleave: false,
+            quiet_limit: None,
+        }
+    }
+
+    /// This rule set under the count rule of `limit` plies (`None`: none).
+    pub const fn with_quiet_limit(self, limit: Option<u16>) -> RuleSet {
+        RuleSet {
+            quiet_limit: limit,
+            ..self
         }
     }
 
     /// The options of `solver <game> generate` that write this rule set's
     /// tables, for a board whose own game has `own_stones` a side (empty
     /// for the board's own rules): ` --stones K`, ` --no-flying`,
-    /// ` --blocked-loses`. What a missing table's error tells the user to run.
+    /// ` --blocked-loses`, ` --quiet-limit N`. What a missing table's error
+    /// tells the user to run.
     pub fn generate_options(&self, own_stones: u8) -> String {
         let mut out = String::new();
         if self.stones != own_stones {
@@ -63,6 +80,9 @@ impl RuleSet {
         }
         if self.full_board == FullBoard::BlockedLoses {
             out.push_str(" --blocked-loses");
+        }
+        if let Some(limit) = self.quiet_limit {
+            out.push_str(&format!(" --quiet-limit {limit}"));
         }
         out
     }
@@ -83,6 +103,7 @@ impl RuleSet {
             flying: true,
             full_board: FullBoard::Draw,
             interleave: true,
+            quiet_limit: None,
         }
     }
 
@@ -105,7 +126,8 @@ impl RuleSet {
     /// followed by the stone count when it is not the variant's standard
     /// one (`noflying-5`), by `-blockedloses` under that option, and by
     /// `-interleave` (or `-nointerleave` for Lasker Morris) when the rule
-    /// set's interleaving is not its variant's. Lasker files also carry the
+    /// set's interleaving is not its variant's, and by `-q100` under the
+    /// count rule of 100 plies. Lasker files also carry the
     /// variant name `lasker` in their labels ([`crate::games::lasker`](mod@crate::games::lasker)), so
     /// no file of another variant or rule set loads as a Lasker table.
     pub fn tag(&self, variant: Variant) -> String {
@@ -128,6 +150,9 @@ impl RuleSet {
             (true, false) => tag.push_str("-interleave"),
             (false, true) => tag.push_str("-nointerleave"),
             _ => {}
+        }
+        if let Some(limit) = self.quiet_limit {
+            tag.push_str(&format!("-q{limit}"));
         }
         tag
     }
@@ -200,8 +225,11 @@ mod tests {
                 ..RuleSet::new(6, true)
             }
             .tag(six),
+            RuleSet::new(6, true).with_quiet_limit(Some(100)).tag(six),
+            RuleSet::new(6, true).with_quiet_limit(Some(50)).tag(six),
         ];
         assert_eq!(tags[0], "flying");
+        assert_eq!(tags[4], "flying-q100");
         assert_eq!(tags[1], "noflying");
         let lasker = Variant::Lasker;
         assert_eq!(RuleSet::lasker(10).tag(lasker), "flying");

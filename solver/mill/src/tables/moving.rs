@@ -170,10 +170,12 @@ fn generate_pair<B: Board, I: Indexing>(
         observer.skipped(&report);
         return Ok(report);
     }
-    // Only the outcomes of the exits matter here, two bits a slot.
+    // Only the outcomes of the exits matter here, two bits a slot (under a
+    // count rule, each at a count of zero: a removal restarts it).
+    let limit = tables.set().rules().quiet_limit;
     let mut exits: BTreeMap<Subspace, Wdl> = BTreeMap::new();
     for e in parts.iter().filter_map(|s| s.exit()) {
-        exits.insert(e, Wdl::load(&tables.open(id(e))?)?);
+        exits.insert(e, Wdl::load_within(&tables.open(id(e))?, limit)?);
     }
     let positions: Vec<u64> = parts.iter().map(|&s| I::positions::<B>(s)).collect();
     let slots = parts.iter().map(|&s| I::size::<B>(s)).sum();

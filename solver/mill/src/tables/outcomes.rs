@@ -77,7 +77,8 @@ impl<B: Board, I: Indexing> MovingOutcomes<B, I> {
             // A missing file's command makes every table this game needs.
             let table = files::open_moving::<B, I>(dir, rules, sub)
                 .map_err(|e| e.with_generate_options(&game_options))?;
-            let wdl = Wdl::load(&table)?;
+            // The leaves follow the last placement: a count of zero.
+            let wdl = Wdl::load_within(&table, rules.quiet_limit)?;
             bytes += wdl.len().div_ceil(4);
             tables[SIDE * sub.us as usize + sub.them as usize] = Some(wdl);
             loaded(sub);

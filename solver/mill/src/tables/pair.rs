@@ -43,6 +43,38 @@ impl Outcomes for Vec<Value> {
     }
 }
 
+/// A subspace's values as the positions whose removals (or placements)
+/// lead into it read them: under a count rule at a count of zero, since
+/// the removal restarts it (a win or loss further than the limit from its
+/// conversion is a draw there, [`Value::within`]); without one, as stored.
+pub struct Within<'a> {
+    values: &'a [Value],
+    limit: u16,
+}
+
+impl<'a> Within<'a> {
+    /// `values` read under the count rule of `rules` (if any).
+    pub fn new(values: &'a [Value], rules: RuleSet) -> Within<'a> {
+        Within {
+            values,
+            limit: rules.quiet_limit.unwrap_or(u16::MAX),
+        }
+    }
+
+    /// The value of `slot` at a count of zero.
+    #[inline]
+    pub fn value(&self, slot: u64) -> Value {
+        self.values[slot as usize].within(self.limit)
+    }
+}
+
+impl Outcomes for Within<'_> {
+    #[inline]
+    fn outcome(&self, slot: u64) -> Outcome {
+        self.value(slot).outcome()
+    }
+}
+
 /// Two bits a slot: an exit table of the largest pair (8-8 for 8-9) takes
 /// 256 MB instead of 2 GB, and more of it stays in the cache.
 impl Outcomes for Wdl {
@@ -309,8 +341,9 @@ fn best_removal<V: Outcomes + ?Sized, S: Fn(Bits) -> u64>(
 /// index `I`: `partner` in the subspace moves without removal reach, `exit`
 /// in the one removals reach (`None` when a removal wins at once). A win
 /// takes the fastest way out, a loss the slowest; a removal counts one ply
-/// (distance to conversion). The definition of a stored value, which
-/// `verify` checks every table against.
+/// (distance to conversion). Under a count rule the exit's value is read
+/// at a count of zero ([`Value::within`]). The definition of a stored
+/// value, which `verify` checks every table against.
 pub fn recompute<B: Board, I: Indexing>(
     rules: RuleSet,
     us: Bits,
@@ -327,7 +360,11 @@ pub fn recompute<B: Board, I: Indexing>(
         // The successor's value for the opponent, and the plies it adds.
         let (v, conversion) = match (m.removal(), exit) {
             (Some(_), None) => (Value::loss(0), true),
-            (Some(_), Some(exit)) => (exit(slot), true),
+            (Some(_), Some(exit)) => {
+                // A removal restarts the count rule's count.
+                let v = exit(slot);
+                (rules.quiet_limit.map_or(v, |l| v.within(l)), true)
+            }
             (None, _) => (partner(slot), false),
         };
         best.add(v, conversion);

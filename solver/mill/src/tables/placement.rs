@@ -98,7 +98,9 @@ impl<B: Board, I: Indexing> Successors<B, I> {
         if let Some(w) = self.held.get(&id) {
             return Ok(w.clone());
         }
-        let w = Arc::new(Wdl::load(&self.tables.open(id)?)?);
+        // Under a count rule at a count of zero: every placement restarts it.
+        let limit = self.tables.set().rules().quiet_limit;
+        let w = Arc::new(Wdl::load_within(&self.tables.open(id)?, limit)?);
         self.held.insert(id, w.clone());
         Ok(w)
     }

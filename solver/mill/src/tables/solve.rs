@@ -17,7 +17,7 @@ use crate::rules::position::Position;
 use crate::rules::variant::RuleSet;
 use crate::tables::keys::Subspace;
 use crate::tables::keys::{self, Sector, TableId};
-use crate::tables::pair::{recompute, ExitMissing, MovingPair, Outcomes};
+use crate::tables::pair::{recompute, ExitMissing, MovingPair, Outcomes, Within};
 use crate::tables::placement_pass;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -62,8 +62,9 @@ pub fn pairs(stones: u8) -> Vec<Subspace> {
     crate::tables::pairs(stones, 2 * stones)
 }
 
-/// The pair over the dense index (the small boards, solved whole).
-pub type DensePair<'a, B> = MovingPair<'a, B, Dense>;
+/// The pair over the dense index (the small boards, solved whole), its
+/// exits read under the rule set's count rule.
+pub type DensePair<'a, B> = MovingPair<'a, B, Dense, Within<'a>>;
 
 /// What the solve reports about each table (`K` names it: a [`TableId`],
 /// or a Lasker sector).
@@ -157,8 +158,12 @@ impl<B: Board> Solution<B> {
         for sub in pairs(rules.stones) {
             let started = Instant::now();
             let (values, _) = {
-                let game =
-                    DensePair::<B>::new(rules, sub, |e| sol.moving.get(&e).map(|v| v.as_slice()))?;
+                let exits: BTreeMap<Subspace, Within> = sol
+                    .moving
+                    .iter()
+                    .map(|(&s, v)| (s, Within::new(v, rules)))
+                    .collect();
+                let game = DensePair::<B>::new(rules, sub, |e| exits.get(&e))?;
                 let parts = game.parts().to_vec();
                 let (values, stats) = solve(&game, observer)?;
                 (parts.into_iter().zip(values).collect::<Vec<_>>(), stats)
@@ -269,7 +274,7 @@ impl<B: Board> Solution<B> {
             TableId::Moving(sub) => self
                 .moving
                 .get(&sub)
-                .map(|v| Lookup::Moving(v))
+                .map(|v| Lookup::Moving(Within::new(v, self.rules)))
                 .ok_or(SolveError::Missing(id)),
             TableId::Placement(s) => self
                 .placement
@@ -320,7 +325,7 @@ impl<B: Board> Solution<B> {
 
 /// Solved outcomes of one table.
 enum Lookup<'a> {
-    Moving(&'a [Value]),
+    Moving(Within<'a>),
     Placement(&'a [Outcome]),
 }
 
@@ -328,7 +333,7 @@ impl Outcomes for Lookup<'_> {
     #[inline]
     fn outcome(&self, slot: u64) -> Outcome {
         match self {
-            Lookup::Moving(v) => v[slot as usize].outcome(),
+            Lookup::Moving(v) => v.outcome(slot),
             Lookup::Placement(v) => v[slot as usize],
         }
     }

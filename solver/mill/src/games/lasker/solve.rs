@@ -19,7 +19,7 @@ use crate::rules::board::Board;
 use crate::rules::geometry::Bits;
 use crate::rules::position::Position;
 use crate::rules::variant::RuleSet;
-use crate::tables::pair::{BestValue, Outcomes};
+use crate::tables::pair::{BestValue, Outcomes, Within};
 use crate::tables::solve::{check_stones, SolveError, TableReport};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -288,7 +288,13 @@ impl<B: Board> LaskerSolution<B> {
         };
         for s in pairs::<B>(rules.stones) {
             let started = Instant::now();
-            let game = LaskerPair::<B, Dense, Vec<Value>>::new(rules, s, |e| sol.tables.get(&e))?;
+            // Exits read at a count of zero under a count rule.
+            let within: BTreeMap<LaskerSector, Within> = sol
+                .tables
+                .iter()
+                .map(|(&k, v)| (k, Within::new(v, rules)))
+                .collect();
+            let game = LaskerPair::<B, Dense, Within>::new(rules, s, |e| within.get(&e))?;
             let parts = game.parts.clone();
             let (values, _) = solve(&game, observer)?;
             let seconds = started.elapsed().as_secs_f64();
@@ -373,7 +379,9 @@ pub fn recompute<B: Board, I: Indexing>(
         let conversion = placement || removal;
         let slot = || I::slot::<B>(nu, nt);
         let v = if conversion {
-            exits.value(placement, removal, slot)
+            // A placement or removal restarts the count rule's count.
+            let v = exits.value(placement, removal, slot);
+            rules.quiet_limit.map_or(v, |l| v.within(l))
         } else {
             partner[slot() as usize]
         };

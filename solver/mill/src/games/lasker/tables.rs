@@ -192,7 +192,8 @@ impl<'d> Cache<'d> {
         let set = directory::<Nine>(self.dir, self.rules);
         for e in pair_parts(p).into_iter().flat_map(exit_sectors).flatten() {
             if let Entry::Vacant(slot) = self.tables.entry(e) {
-                slot.insert(Wdl::load(&set.open(e)?)?);
+                // Every exit (a placement or a removal) restarts the count.
+                slot.insert(Wdl::load_within(&set.open(e)?, self.rules.quiet_limit)?);
             }
         }
         Ok(())

@@ -17,7 +17,7 @@ use crate::rules::board::Nine;
 use crate::rules::variant::RuleSet;
 use crate::tables::files::FamilyTables;
 use crate::tables::keys::{Sector, TableId};
-use crate::tables::pair::{recompute, BestValue, ExitMissing, MovingPair};
+use crate::tables::pair::{recompute, BestValue, ExitMissing, MovingPair, Within};
 use crate::tables::PairReport;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -270,7 +270,8 @@ impl<'a> SubspaceCheck<'a> {
         };
         let label = format!("verify {sub}");
         if sample.is_none() {
-            let pair = MovingPair::<Nine, NineIndex, [Value]>::forward(rules, sub, exit)
+            let exit = exit.map(|e| Within::new(e, rules));
+            let pair = MovingPair::<Nine, NineIndex, Within>::forward(rules, sub, exit.as_ref())
                 .map_err(|ExitMissing(s)| missing(&self.dir, rules, TableId::Moving(s)))?;
             return Ok(sweep(
                 &pair, own, partner, definition, limit, &label, observer,
@@ -306,7 +307,7 @@ const DEFINITION_EVERY: u64 = 64;
 /// agree with both. Returns the positions checked and the first `limit`
 /// mismatches.
 fn sweep(
-    pair: &MovingPair<'_, Nine, NineIndex, [Value]>,
+    pair: &MovingPair<'_, Nine, NineIndex, Within>,
     own: &[Value],
     partner: &[Value],
     definition: impl Fn(u32, u32) -> Value + Sync,
