@@ -95,6 +95,10 @@ pub enum Command {
         position: Vec<String>,
         #[command(flatten)]
         tables: TableArgs,
+        /// Under --quiet-limit: plies already played without a removal or
+        /// a placement (the count; 0 right after one).
+        #[arg(long, value_name = "Q", default_value_t = 0, requires = "quiet_limit")]
+        quiet_plies: u16,
     },
     /// The value of the start position and of every opening move.
     Start(TableArgs),
@@ -154,8 +158,12 @@ pub fn run(args: Args) -> CliResult {
         }
         Command::Stats(t) => stats(&t),
         Command::Verify { tables, sample } => verify(&tables, sample),
-        Command::Probe { position, tables } => probe(&position, &tables),
-        Command::Start(t) => probe(&[], &t),
+        Command::Probe {
+            position,
+            tables,
+            quiet_plies,
+        } => probe(&position, &tables, quiet_plies),
+        Command::Start(t) => probe(&[], &t, 0),
         Command::MalomCompare { malom_dir, tables } => {
             super::lasker_malom::malom_compare(&malom_dir, &tables)
         }
@@ -176,6 +184,7 @@ pub fn run(args: Args) -> CliResult {
 pub(super) fn rules(common: &Common) -> RuleSet {
     RuleSet {
         flying: !common.no_flying,
+        quiet_limit: common.quiet_limit,
         ..RuleSet::lasker(common.stones.unwrap_or(10))
     }
 }
@@ -422,8 +431,8 @@ fn verify(args: &TableArgs, sample: Option<u64>) -> CliResult {
     }
 }
 
-fn probe(words: &[String], args: &TableArgs) -> CliResult {
+fn probe(words: &[String], args: &TableArgs, plies: u16) -> CliResult {
     let (rules, sol) = load(args)?;
     let pos = six::position::<Nine>(words, rules)?;
-    print_position_value(&sol, rules, &pos, args.common.json, None)
+    print_position_value(&sol, rules, &pos, args.common.json, None, plies)
 }

@@ -45,6 +45,13 @@ pub struct RuleArgs {
     /// move instead of drawing (the tables are named apart).
     #[arg(long)]
     pub blocked_loses: bool,
+    /// The count rule: the game is drawn once PLIES plies in a row pass
+    /// without a removal or a placement (100 is "fifty moves",
+    /// docs/rules.md). Its tables are files of their own (`-qPLIES` in
+    /// the name), written by `generate --quiet-limit PLIES`; without it
+    /// endless play is a draw and nothing else is.
+    #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u16).range(1..=10000))]
+    pub quiet_limit: Option<u16>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -52,7 +59,7 @@ pub struct RuleArgs {
 
 impl RuleArgs {
     pub(super) fn rules(&self) -> RuleSet {
-        let mut rules = RuleSet::new(12, !self.no_flying);
+        let mut rules = RuleSet::new(12, !self.no_flying).with_quiet_limit(self.quiet_limit);
         if self.blocked_loses {
             rules.full_board = FullBoard::BlockedLoses;
         }
@@ -158,6 +165,10 @@ pub enum Command {
         position: Vec<String>,
         #[command(flatten)]
         tables: TableArgs,
+        /// Under --quiet-limit: plies already played without a removal or
+        /// a placement (the count; 0 right after one).
+        #[arg(long, value_name = "Q", default_value_t = 0, requires = "quiet_limit")]
+        quiet_plies: u16,
     },
     /// Compare every position of Malom's Morabaraba sector files
     /// (`mora_W_B_WF_BF.sec2` with `mora.secval`) with our tables; counts
@@ -268,7 +279,11 @@ pub fn run(args: Args) -> CliResult {
             }
             Ok(())
         }
-        Command::Probe { position, tables } => probe(&position, &tables),
+        Command::Probe {
+            position,
+            tables,
+            quiet_plies,
+        } => probe(&position, &tables, quiet_plies),
         Command::MalomCompare { malom_dir, files } => {
             super::morabaraba_placement::malom_compare(&malom_dir, &files)
         }
@@ -491,7 +506,7 @@ fn verify(args: &TableArgs, size: Size, sample: Option<u64>) -> CliResult {
     }
 }
 
-fn probe(words: &[String], args: &TableArgs) -> CliResult {
+fn probe(words: &[String], args: &TableArgs, plies: u16) -> CliResult {
     let rules = args.rules();
     // No position: the start of the `--stones N` game (as `six probe`
     // takes its start).
@@ -508,6 +523,6 @@ fn probe(words: &[String], args: &TableArgs) -> CliResult {
         return super::morabaraba_placement::probe(&pos, args);
     }
     let files = MovingFiles::<Morabaraba, Index>::new(&args.files.dir, rules);
-    let a = files.analyse(rules, &pos)?;
+    let a = files.analyse_at(rules, &pos, plies)?;
     print_analysis(&a, rules, args.files.json, None)
 }

@@ -63,6 +63,17 @@ pub struct ProbeArgs {
     /// positions rather than answer inexactly.
     #[arg(long, value_name = "NODES", default_value_t = mill::probe::horizon::DEFAULT_BUDGET, requires = "turns_left")]
     pub budget: u64,
+    /// Under --quiet-limit: plies already played without a removal or a
+    /// placement before the position (the count; 0 right after one). The
+    /// moves of --moves advance it.
+    #[arg(
+        long,
+        value_name = "Q",
+        default_value_t = 0,
+        requires = "quiet_limit",
+        conflicts_with = "batch"
+    )]
+    pub quiet_plies: u16,
 }
 
 /// Arguments of `solver nine play`.
@@ -191,15 +202,18 @@ pub fn probe(args: ProbeArgs) -> CliResult {
         return batch(&mut engine, file);
     }
     let mut pos = super::parse_position(&args.position, Position::start(tb.rules()))?;
+    let mut plies = args.quiet_plies;
     for text in args.moves.iter().flat_map(|m| m.split_whitespace()) {
         let m = parse_move::<Nine>(&pos, tb.rules(), text)
             .map_err(|e| format!("move `{text}`: {e}"))?;
+        let restarts = m.removal().is_some() || m.from().is_none();
+        plies = if restarts { 0 } else { plies.saturating_add(1) };
         pos = pos.apply(m);
     }
     if let Some(turns) = args.turns_left {
         return within(&args, &pos, turns);
     }
-    let a = engine.analyse(&pos)?;
+    let a = engine.analyse_at(&pos, plies)?;
     let choice = policy_move(&tb, &pos, &[], &args.policy, &mut args.policy.rng())?;
     if args.json {
         let mut doc = a.to_json();
@@ -221,6 +235,9 @@ pub fn probe(args: ProbeArgs) -> CliResult {
             _ => " (distance to conversion in plies)",
         }
     );
+    if let Some(c) = a.count {
+        println!("{}", super::six::count_text(c));
+    }
     for m in &a.moves {
         println!("  {:<10} {}", m.mv.to_string(), describe(m.value, m.dtc));
     }

@@ -22,12 +22,19 @@ pub struct TableArgs {
     /// The rule set without flying (its files are separate).
     #[arg(long)]
     pub no_flying: bool,
+    /// The count rule: the game is drawn once PLIES plies in a row pass
+    /// without a removal or a placement (100 is "fifty moves",
+    /// docs/rules.md). Its tables are files of their own (`-qPLIES` in
+    /// the name), written by `generate --quiet-limit PLIES`; without it
+    /// endless play is a draw and nothing else is.
+    #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u16).range(1..=10000))]
+    pub quiet_limit: Option<u16>,
 }
 
 impl TableArgs {
     /// The rule set.
     pub fn rules(&self) -> RuleSet {
-        RuleSet::nine(!self.no_flying)
+        RuleSet::nine(!self.no_flying).with_quiet_limit(self.quiet_limit)
     }
 }
 
@@ -75,6 +82,13 @@ pub struct PlanArgs {
     /// The rule set without flying (its files are separate).
     #[arg(long)]
     pub no_flying: bool,
+    /// The count rule: the game is drawn once PLIES plies in a row pass
+    /// without a removal or a placement (100 is "fifty moves",
+    /// docs/rules.md). Its tables are files of their own (`-qPLIES` in
+    /// the name), written by `generate --quiet-limit PLIES`; without it
+    /// endless play is a draw and nothing else is.
+    #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u16).range(1..=10000))]
+    pub quiet_limit: Option<u16>,
     #[command(flatten)]
     pub max: super::size::MaxStones,
     /// The game with K stones a side (3..=9).
@@ -97,10 +111,13 @@ fn nine_plan(
 }
 
 /// The size options as `generate` takes them (what `plan --json` reports).
-fn size_options(no_flying: bool, size: Size, placement: bool) -> String {
+fn size_options(rules: RuleSet, size: Size, placement: bool) -> String {
     let mut out = Vec::new();
-    if no_flying {
+    if !rules.flying {
         out.push("--no-flying".to_string());
+    }
+    if let Some(limit) = rules.quiet_limit {
+        out.push(format!("--quiet-limit {limit}"));
     }
     out.extend(size.options(9));
     if placement {
@@ -111,10 +128,10 @@ fn size_options(no_flying: bool, size: Size, placement: bool) -> String {
 
 /// `solver nine plan`.
 pub fn plan(args: PlanArgs) -> CliResult {
-    let rules = RuleSet::nine(!args.no_flying);
+    let rules = RuleSet::nine(!args.no_flying).with_quiet_limit(args.quiet_limit);
     let size = args.max.of(args.stones);
     let plan = nine_plan(rules, size, args.placement)?;
-    let options = size_options(args.no_flying, size, args.placement);
+    let options = size_options(rules, size, args.placement);
     super::plan::print(
         "nine",
         &options,

@@ -10,7 +10,7 @@ use clap::Subcommand;
 use mill::games::report;
 use mill::probe::analysis::Analysis;
 pub(crate) use mill::probe::values::Values;
-use mill::probe::values::{analyse, best_move};
+use mill::probe::values::{analyse_at, best_move};
 use mill::rules::board::{Board, Six};
 use mill::rules::position::{Color, Position};
 use mill::rules::variant::RuleSet;
@@ -45,6 +45,13 @@ pub struct Common {
     /// tables are named apart (`six-flying-5-…`, `lasker-flying-4-…`).
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u8).range(3..=12))]
     pub stones: Option<u8>,
+    /// The count rule: the game is drawn once PLIES plies in a row pass
+    /// without a removal or a placement (100 is "fifty moves",
+    /// docs/rules.md). Its tables are files of their own (`-qPLIES` in
+    /// the name), written by `generate --quiet-limit PLIES`; without it
+    /// endless play is a draw and nothing else is.
+    #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u16).range(1..=10000))]
+    pub quiet_limit: Option<u16>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -150,6 +157,10 @@ pub enum Command {
         tables: TableArgs,
         #[command(flatten)]
         policy: super::duel::PolicyArgs,
+        /// Under --quiet-limit: plies already played without a removal or
+        /// a placement (the count; 0 right after one).
+        #[arg(long, value_name = "Q", default_value_t = 0, requires = "quiet_limit")]
+        quiet_plies: u16,
     },
     /// Play against the perfect player in the terminal (moves as `c5`,
     /// `c5-c4`, `c5-c4xe1`).
@@ -211,7 +222,8 @@ pub fn run(args: Args) -> CliResult {
             position,
             tables,
             policy,
-        } => probe::<Six>(&position, &tables, &policy),
+            quiet_plies,
+        } => probe::<Six>(&position, &tables, &policy, quiet_plies),
         Command::Start {
             tables,
             deepest,
@@ -243,6 +255,7 @@ pub(crate) fn rules<B: Board>(common: &Common) -> RuleSet {
         _ => 9,
     };
     RuleSet::new(common.stones.unwrap_or(stones), !common.no_flying)
+        .with_quiet_limit(common.quiet_limit)
 }
 
 pub(crate) fn position<B: Board>(words: &[String], rules: RuleSet) -> Result<Position, CliError> {
@@ -491,7 +504,7 @@ fn verify<B: Board>(args: &TableArgs) -> CliResult {
 
 fn start<B: Board>(args: &TableArgs, deepest: bool, policy: &PolicyArgs) -> CliResult {
     if !deepest {
-        return probe::<B>(&[], args, policy);
+        return probe::<B>(&[], args, policy, 0);
     }
     let (rules, sol) = load::<B>(args)?;
     let started = Instant::now();
@@ -517,7 +530,7 @@ fn start<B: Board>(args: &TableArgs, deepest: bool, policy: &PolicyArgs) -> CliR
             "seconds": seconds,
         }));
     }
-    print_position_value(&sol, rules, &start, false, None)?;
+    print_position_value(&sol, rules, &start, false, None, 0)?;
     println!(
         "{} positions reachable from the start (any play); the deepest reachable win takes {} plies to the end of the game with best play ({} in the moving phase alone):",
         win.reachable, win.plies, win.moving_plies
@@ -534,10 +547,15 @@ fn start<B: Board>(args: &TableArgs, deepest: bool, policy: &PolicyArgs) -> CliR
     Ok(())
 }
 
-fn probe<B: Board>(words: &[String], args: &TableArgs, policy: &PolicyArgs) -> CliResult {
+fn probe<B: Board>(
+    words: &[String],
+    args: &TableArgs,
+    policy: &PolicyArgs,
+    plies: u16,
+) -> CliResult {
     let (rules, sol) = load::<B>(args)?;
     let pos = position::<B>(words, rules)?;
-    print_position_value(&sol, rules, &pos, args.common.json, Some(policy))
+    print_position_value(&sol, rules, &pos, args.common.json, Some(policy), plies)
 }
 
 /// The move `policy` plays in `pos` (through [`mill::duel`]), `None` when
@@ -654,14 +672,32 @@ pub(crate) fn print_position_value<B: Board>(
     pos: &Position,
     json: bool,
     policy: Option<&PolicyArgs>,
+    plies: u16,
 ) -> CliResult {
     let choice = match policy.filter(|p| !p.is_default()) {
         Some(p) => policy_move::<B>(sol, rules, pos, &[], p, &mut p.rng())?
             .map(|(m, _)| (p.policy.to_string(), move_text::<B>(m))),
         None => None,
     };
-    let a = analyse(sol, rules, pos)?;
+    let a = analyse_at(sol, rules, pos, plies)?;
     print_analysis(&a, rules, json, choice)
+}
+
+/// Where a position stands in the count rule, in words.
+pub(crate) fn count_text(c: mill::probe::count::Count) -> String {
+    if c.expired() {
+        format!(
+            "Count rule: {} quiet plies of {}: the game is drawn.",
+            c.plies, c.limit
+        )
+    } else {
+        format!(
+            "Count rule: {} quiet plies of {} played; a win or loss stands only within the {} left.",
+            c.plies,
+            c.limit,
+            c.left()
+        )
+    }
 }
 
 /// An analysis as JSON (`--json`) or in words, with the move a policy
@@ -688,6 +724,9 @@ pub(crate) fn print_analysis<B: Board>(
         if rules.flying { "on" } else { "off" },
         outcome_text(a.value, a.dtc)
     );
+    if let Some(c) = a.count {
+        println!("{}", count_text(c));
+    }
     if let Some(e) = ending::<B>(pos, rules) {
         println!("Game over: {}.", ending_text(e));
     }

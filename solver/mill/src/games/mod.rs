@@ -180,6 +180,7 @@ pub fn analysis_error(e: &AnalysisError, command: &str) -> GameError {
         },
         AnalysisError::Probe(p) => probe_error(p, command),
         AnalysisError::Threads(t) => GameError::Other(format!("cannot start the search: {t}")),
+        AnalysisError::Count(c) => GameError::Input(c.to_string()),
     }
 }
 

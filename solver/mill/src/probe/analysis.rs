@@ -13,6 +13,7 @@
 //! every game's `probe` and `play`, the web API and the Python module, so
 //! all of them answer alike.
 
+use crate::probe::count::{Count, CountError};
 use crate::probe::nine::{ProbeError, Tablebases};
 use crate::rules::board::{Board, Nine};
 use crate::rules::ending;
@@ -45,6 +46,9 @@ pub enum AnalysisError {
     /// No table holds the value of this position (its text).
     #[error("no table holds the value of {0}")]
     NoValue(String),
+    /// More quiet plies than the count rule allows.
+    #[error(transparent)]
+    Count(#[from] CountError),
 }
 
 /// How the placement search behind an [`Analyst`] is sized.
@@ -145,6 +149,10 @@ pub struct Analysis<B: Board = Nine> {
     pub moves: Vec<MoveValue>,
     /// Where the answer came from.
     pub source: Source,
+    /// Under the count rule: where the position stands in the count (the
+    /// value and every move's are read there; each move's own count is
+    /// [`Count::after`]).
+    pub count: Option<Count>,
     /// The board whose coordinates the texts use.
     pub board: PhantomData<fn() -> B>,
 }
@@ -157,6 +165,7 @@ impl<B: Board> Clone for Analysis<B> {
             dtc: self.dtc,
             moves: self.moves.clone(),
             source: self.source,
+            count: self.count,
             board: PhantomData,
         }
     }
@@ -170,12 +179,14 @@ impl<B: Board> PartialEq for Analysis<B> {
             self.dtc,
             &self.moves,
             self.source,
+            self.count,
         ) == (
             other.position,
             other.value,
             other.dtc,
             &other.moves,
             other.source,
+            other.count,
         )
     }
 }
@@ -191,6 +202,7 @@ impl<B: Board> std::fmt::Debug for Analysis<B> {
             .field("dtc", &self.dtc)
             .field("moves", &self.moves)
             .field("source", &self.source)
+            .field("count", &self.count)
             .finish()
     }
 }
@@ -210,8 +222,21 @@ impl<B: Board> Analysis<B> {
             dtc,
             moves,
             source,
+            count: None,
             board: PhantomData,
         }
+    }
+
+    /// This analysis, its position standing at `count` in the count rule.
+    pub fn with_count(self, count: Option<Count>) -> Analysis<B> {
+        Analysis { count, ..self }
+    }
+
+    /// A position whose count has reached the limit: the game is drawn
+    /// (`game-over`, no moves).
+    pub fn drawn_by_count(position: Position, count: Count) -> Analysis<B> {
+        Analysis::new(position, Outcome::Draw, None, Vec::new(), Source::GameOver)
+            .with_count(Some(count))
     }
 
     /// An analysis from values: the position's (`known`: whether its
@@ -240,7 +265,8 @@ impl<B: Board> Analysis<B> {
 
     /// The JSON object of every game's `probe --json` and the web API:
     /// `position`, `value`, `dtc`, `source`, `moves` (`move`, `value`,
-    /// `dtc`). The same object as serialising the analysis (its
+    /// `dtc`); under the count rule also `quiet_limit` and `quiet_plies`,
+    /// and each move's `quiet_plies` after it. The same object as serialising the analysis (its
     /// `Serialize`), which the web server does straight into the response.
     pub fn to_json(&self) -> Json {
         serde_json::to_value(self).unwrap_or_else(|e| json!({ "error": e.to_string() }))
@@ -251,10 +277,15 @@ impl<B: Board> Analysis<B> {
 impl<B: Board> serde::Serialize for Analysis<B> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
-        let mut map = s.serialize_map(Some(5))?;
+        let mut map = s.serialize_map(Some(if self.count.is_some() { 7 } else { 5 }))?;
         map.serialize_entry("dtc", &self.dtc)?;
-        map.serialize_entry("moves", &MovesJson::<B>(&self.moves, PhantomData))?;
+        let moves = MovesJson::<B>(&self.moves, self.count, PhantomData);
+        map.serialize_entry("moves", &moves)?;
         map.serialize_entry("position", &format_position::<B>(&self.position))?;
+        if let Some(c) = self.count {
+            map.serialize_entry("quiet_limit", &c.limit)?;
+            map.serialize_entry("quiet_plies", &c.plies)?;
+        }
         map.serialize_entry("source", self.source.as_str())?;
         map.serialize_entry("value", self.value.as_str())?;
         map.end()
@@ -265,21 +296,25 @@ impl<B: Board> serde::Serialize for Analysis<B> {
 /// sorted order.
 impl serde::Serialize for MoveValue {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        MoveJson::<Nine>(self, PhantomData).serialize(s)
+        MoveJson::<Nine>(self, None, PhantomData).serialize(s)
     }
 }
 
 /// A move's value serialised in board `B`'s coordinates: the object of
-/// [`MoveValue::to_json`], written straight to the serializer (no
+/// [`MoveValue::to_json`] (with the count after the move when the
+/// position has one), written straight to the serializer (no
 /// intermediate `Json` value: a probe answer allocates only its texts).
-struct MoveJson<'a, B>(&'a MoveValue, PhantomData<B>);
+struct MoveJson<'a, B>(&'a MoveValue, Option<Count>, PhantomData<B>);
 
 impl<B: Board> serde::Serialize for MoveJson<'_, B> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
-        let mut map = s.serialize_map(Some(3))?;
+        let mut map = s.serialize_map(Some(if self.1.is_some() { 4 } else { 3 }))?;
         map.serialize_entry("dtc", &self.0.dtc)?;
         map.serialize_entry("move", &MoveText::<B>(self.0.mv, PhantomData))?;
+        if let Some(c) = self.1 {
+            map.serialize_entry("quiet_plies", &c.after(self.0.mv).plies)?;
+        }
         map.serialize_entry("value", self.0.value.as_str())?;
         map.end()
     }
@@ -302,11 +337,11 @@ impl<B: Board> serde::Serialize for MoveText<B> {
 }
 
 /// Every move's value in board `B`'s coordinates, as a JSON array.
-struct MovesJson<'a, B>(&'a [MoveValue], PhantomData<B>);
+struct MovesJson<'a, B>(&'a [MoveValue], Option<Count>, PhantomData<B>);
 
 impl<B: Board> serde::Serialize for MovesJson<'_, B> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.0.iter().map(|m| MoveJson::<B>(m, PhantomData)))
+        s.collect_seq(self.0.iter().map(|m| MoveJson::<B>(m, self.1, PhantomData)))
     }
 }
 
@@ -379,18 +414,28 @@ impl<'a> Analyst<'a> {
         Ok(self.search.as_mut().expect("just created"))
     }
 
-    /// Value, distance and every move's value of `pos`.
+    /// Value, distance and every move's value of `pos` (under a count
+    /// rule, with no quiet ply played: [`Analyst::analyse_at`]).
     pub fn analyse(&mut self, pos: &Position) -> Result<Analysis, AnalysisError> {
+        self.analyse_at(pos, 0)
+    }
+
+    /// [`Analyst::analyse`] after `plies` quiet plies under the tables'
+    /// count rule: a moving-phase position's value and every move's read
+    /// at their counts ([`Count`]); a count at its limit has drawn the
+    /// game. (A placement position's count is zero.)
+    pub fn analyse_at(&mut self, pos: &Position, plies: u16) -> Result<Analysis, AnalysisError> {
         let tb = self.tb;
         pos.validate::<Nine>(tb.rules()).map_err(ProbeError::from)?;
+        let count = Count::of(tb.rules(), if pos.placing() { 0 } else { plies })?;
         if ending::<Nine>(pos, tb.rules()).is_some() {
-            return Ok(Analysis::new(
-                *pos,
-                Outcome::Loss,
-                Some(0),
-                Vec::new(),
-                Source::GameOver,
-            ));
+            return Ok(
+                Analysis::new(*pos, Outcome::Loss, Some(0), Vec::new(), Source::GameOver)
+                    .with_count(count),
+            );
+        }
+        if let Some(c) = count.filter(|c| c.expired()) {
+            return Ok(Analysis::drawn_by_count(*pos, c));
         }
         if pos.placing() {
             // Outcomes only, best first: from the placement tables when the
@@ -413,20 +458,17 @@ impl<'a> Analyst<'a> {
                     })
                     .collect(),
                 source,
-            ));
+            )
+            .with_count(count));
         }
         let value = tb.probe(pos)?;
+        let value = count.map_or(value, |c| c.read(value));
         let moves = tb
-            .move_values(pos)?
+            .move_values_at(pos, count)?
             .into_iter()
             .map(|(mv, v)| (mv, v, true))
             .collect();
-        Ok(Analysis::from_values(
-            *pos,
-            (value, true),
-            moves,
-            Source::Tables,
-        ))
+        Ok(Analysis::from_values(*pos, (value, true), moves, Source::Tables).with_count(count))
     }
 
     /// The perfect player's move: the first of [`Analyst::analyse`]'s moves,

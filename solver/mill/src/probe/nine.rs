@@ -23,6 +23,7 @@ use crate::games::nine::files::{
     file_name, missing, open_checked, open_table, sector_file_name, DatabaseError,
 };
 use crate::index::nine::{self, Subspace};
+use crate::probe::count::Count;
 use crate::rules::board::Nine;
 use crate::rules::geometry::Bits;
 use crate::rules::position::{Color, Move, Position, PositionError};
@@ -294,14 +295,19 @@ impl Tablebases {
 
     /// Outcome of a moving-phase position given mover-relative bitboards
     /// (each side 3..=9 stones); from the two-bit tables of
-    /// [`Tablebases::in_memory_wdl`] when those are kept.
+    /// [`Tablebases::in_memory_wdl`] when those are kept. Under a count
+    /// rule, at a count of zero (as a placement or a removal leaves it):
+    /// what the placement search and the placement phase's moves read.
     #[inline]
     pub fn probe_outcome(&self, us: u32, them: u32) -> Result<Outcome, ProbeError> {
+        let limit = self.rules.quiet_limit;
         if let Memory::Wdl(cells) = &self.memory {
-            let r = self.cell(cells, Subspace::of(us, them), Wdl::load)?;
+            let load = |t: &Table| Wdl::load_within(t, limit);
+            let r = self.cell(cells, Subspace::of(us, them), load)?;
             return Ok(r.get(nine::index(us, them)).unwrap_or(Outcome::Draw));
         }
-        Ok(self.probe_bits(us, them)?.outcome())
+        let v = self.probe_bits(us, them)?;
+        Ok(limit.map_or(v, |l| v.within(l)).outcome())
     }
 
     /// The table of a placement sector, opened on first use; `None` when
@@ -460,6 +466,17 @@ impl Tablebases {
     /// to move, in generation order: a removal converts (distance 1); any
     /// other move adds one ply to the value of the position it leads to.
     pub fn move_values(&self, pos: &Position) -> Result<Vec<(Move, Value)>, ProbeError> {
+        self.move_values_at(pos, None)
+    }
+
+    /// [`Tablebases::move_values`] of a position standing at `count` in
+    /// the count rule: each move's successor read at its own count
+    /// ([`Count::after`], [`Count::read`]).
+    pub fn move_values_at(
+        &self,
+        pos: &Position,
+        count: Option<Count>,
+    ) -> Result<Vec<(Move, Value)>, ProbeError> {
         pos.validate::<Nine>(self.rules)?;
         if pos.placing() {
             return Err(ProbeError::Placement);
@@ -473,7 +490,8 @@ impl Tablebases {
                 let v = if ending::<Nine>(&child, self.rules).is_some() {
                     Value::loss(0)
                 } else {
-                    self.probe_bits(child.us(), child.them())?
+                    let v = self.probe_bits(child.us(), child.them())?;
+                    count.map_or(v, |c| c.after(m).read(v))
                 };
                 Ok((m, Value::after_move(v, m.removal().is_some())))
             })

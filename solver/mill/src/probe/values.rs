@@ -16,6 +16,7 @@ use crate::index::Indexing;
 use crate::probe::analysis::{
     table_mib, Analysis, AnalysisError, MoveValue, SearchOptions, Source,
 };
+use crate::probe::count::Count;
 use crate::rules::board::Board;
 use crate::rules::position::{Move, Position};
 use crate::rules::variant::RuleSet;
@@ -75,25 +76,34 @@ pub fn move_values<B: Board>(
 ) -> Vec<(Move, Value)> {
     legal_moves::<B>(pos, rules)
         .into_iter()
-        .filter_map(|m| move_value(sol, rules, pos, m).map(|(v, _)| (m, v)))
+        .filter_map(|m| move_value(sol, rules, pos, m, None).map(|(v, _)| (m, v)))
         .collect()
 }
 
 /// The value of move `m` of `pos` for the side that plays it, and whether
 /// its distance is known; `None` when the table of the position it leads
-/// to is missing.
+/// to is missing. Under the count rule (`count`: where `pos` stands in
+/// it), the position it leads to is read at its own count
+/// ([`Count::after`], [`Count::read`]).
 fn move_value<B: Board>(
     sol: &impl Values<B>,
     rules: RuleSet,
     pos: &Position,
     m: Move,
+    count: Option<Count>,
 ) -> Option<(Value, bool)> {
     let next = pos.apply(m);
     let converts = m.removal().is_some() || (rules.interleave && m.from().is_none());
     let (v, known) = match ending::<B>(&next, rules) {
         Some(Ending::Loss(_)) => (Value::loss(0), true),
         Some(Ending::FullBoardDraw) => (Value::DRAW, true),
-        None => (sol.value(&next)?, sol.has_distance(&next)),
+        None => {
+            let (v, known) = (sol.value(&next)?, sol.has_distance(&next));
+            match count {
+                Some(c) if known => (c.after(m).read(v), known),
+                _ => (v, known),
+            }
+        }
     };
     Some((Value::after_move(v, converts), known || converts))
 }
@@ -101,28 +111,50 @@ fn move_value<B: Board>(
 /// The [`Analysis`] of `pos` from `sol`: a finished game (`game-over`), or
 /// the position's value and every legal move's, best first, from the
 /// tables. A missing table is an error naming the position that needs it.
+/// Under a count rule, `pos` is read with no quiet ply played
+/// ([`analyse_at`]).
 pub fn analyse<B: Board>(
     sol: &impl Values<B>,
     rules: RuleSet,
     pos: &Position,
 ) -> Result<Analysis<B>, AnalysisError> {
+    analyse_at(sol, rules, pos, 0)
+}
+
+/// [`analyse`] after `plies` quiet plies (without a removal or a
+/// placement) under the rule set's count rule: the position's value and
+/// every move's read at their counts ([`Count`]); a count at its limit has
+/// drawn the game (`game-over`). `plies` means nothing without a count
+/// rule; past the limit it is an error.
+pub fn analyse_at<B: Board>(
+    sol: &impl Values<B>,
+    rules: RuleSet,
+    pos: &Position,
+    plies: u16,
+) -> Result<Analysis<B>, AnalysisError> {
     pos.validate::<B>(rules)?;
+    let count = Count::of(rules, if pos.placing() { 0 } else { plies })?;
     if let Some(over) = finished::<B>(pos, rules) {
-        return Ok(over);
+        return Ok(over.with_count(count));
+    }
+    if let Some(c) = count.filter(|c| c.expired()) {
+        return Ok(Analysis::drawn_by_count(*pos, c));
     }
     let missing = |p: &Position| AnalysisError::NoValue(format_position::<B>(p));
-    let value = sol.value(pos).ok_or_else(|| missing(pos))?;
+    let mut value = sol.value(pos).ok_or_else(|| missing(pos))?;
+    if let Some(c) = count.filter(|_| sol.has_distance(pos)) {
+        value = c.read(value);
+    }
     let mut moves = Vec::new();
     for m in legal_moves::<B>(pos, rules) {
-        let (v, known) = move_value(sol, rules, pos, m).ok_or_else(|| missing(&pos.apply(m)))?;
+        let (v, known) =
+            move_value(sol, rules, pos, m, count).ok_or_else(|| missing(&pos.apply(m)))?;
         moves.push((m, v, known));
     }
-    Ok(Analysis::from_values(
-        *pos,
-        (value, sol.has_distance(pos)),
-        moves,
-        Source::Tables,
-    ))
+    Ok(
+        Analysis::from_values(*pos, (value, sol.has_distance(pos)), moves, Source::Tables)
+            .with_count(count),
+    )
 }
 
 /// The analysis of a finished game: lost for the side to move (distance
@@ -186,6 +218,17 @@ impl<B: Board, I: Indexing> MovingFiles<B, I> {
     /// The [`Analysis`] of a moving-phase position under `rules` (a
     /// missing or damaged table is the typed error naming its file).
     pub fn analyse(&self, rules: RuleSet, pos: &Position) -> Result<Analysis<B>, AnalysisError> {
+        self.analyse_at(rules, pos, 0)
+    }
+
+    /// [`MovingFiles::analyse`] after `plies` quiet plies under the count
+    /// rule of `rules` ([`analyse_at`]).
+    pub fn analyse_at(
+        &self,
+        rules: RuleSet,
+        pos: &Position,
+        plies: u16,
+    ) -> Result<Analysis<B>, AnalysisError> {
         pos.validate::<B>(rules)?;
         if pos.placing() {
             return Err(AnalysisError::NoValue(format_position::<B>(pos)));
@@ -193,7 +236,7 @@ impl<B: Board, I: Indexing> MovingFiles<B, I> {
         if ending::<B>(pos, rules).is_none() {
             self.value(pos)?;
         }
-        analyse(self, rules, pos)
+        analyse_at(self, rules, pos, plies)
     }
 }
 
