@@ -45,7 +45,7 @@ fn reading(p: u8) -> u8 {
 pub(crate) fn analysis_error(e: AnalysisError) -> PyErr {
     match e {
         AnalysisError::Probe(e) => probe_error(e),
-        AnalysisError::Illegal(_) => position_error(e.to_string()),
+        AnalysisError::Illegal(_) | AnalysisError::Count(_) => position_error(e.to_string()),
         AnalysisError::Threads(_) => SolverError::new_err(e.to_string()),
         // Other boards' errors (not raised for Nine's tables).
         AnalysisError::Outcomes(_) | AnalysisError::NoValue(_) => {
