@@ -428,42 +428,60 @@ pub(crate) fn run_duel<B: Board>(tables: &TableArgs, args: &super::duel::DuelArg
 
 fn stats<B: Board>(args: &TableArgs) -> CliResult {
     let rules = rules::<B>(&args.common);
-    let mut rows = Vec::new();
-    let mut total = [0u64; 5];
-    for id in files::tables(rules) {
-        let table = files::open::<B>(&args.dir, rules, id)?;
-        let h = table.header().clone();
-        total[0] += h.positions;
-        total[1] += h.wins;
-        total[2] += h.draws;
-        total[3] += h.losses;
-        total[4] += table.bytes();
-        rows.push((id, h, table.bytes()));
-    }
+    let doc = report::solution_stats_json::<B>(&args.dir, rules)?;
     if args.common.json {
-        return print_json(&report::solution_stats_json::<B>(&args.dir, rules)?);
+        return print_json(&doc);
     }
-    println!(
-        "{:<32} {:>10} {:>10} {:>10} {:>10} {:>5} {:>9}",
-        "table", "positions", "wins", "draws", "losses", "win", "bytes"
-    );
-    for (id, h, bytes) in &rows {
+    print_stats_table(&doc);
+    Ok(())
+}
+
+/// A `stats --json` document as a table: one line a table and the total;
+/// under the count rule its wins, draws and losses at a count of zero and
+/// the cursed wins and blessed losses beside them.
+pub(crate) fn print_stats_table(doc: &serde_json::Value) {
+    let counted = doc.get("quiet_limit").is_some();
+    let n = |row: &serde_json::Value, key: &str| row[key].as_u64().unwrap_or(0);
+    let line = |name: &str, row: &serde_json::Value, longest: String| {
+        let mut text = format!(
+            "{:<36} {:>10} {:>10} {:>10} {:>10} {:>5} {:>10}",
+            name,
+            n(row, "positions"),
+            n(row, "wins"),
+            n(row, "draws"),
+            n(row, "losses"),
+            longest,
+            n(row, "bytes")
+        );
+        if counted {
+            text += &format!(
+                " {:>10} {:>10}",
+                n(row, "cursed_wins"),
+                n(row, "blessed_losses")
+            );
+        }
+        println!("{text}");
+    };
+    if let Some(limit) = doc.get("quiet_limit") {
         println!(
-            "{:<32} {:>10} {:>10} {:>10} {:>10} {:>5} {:>9}",
-            table_name(*id),
-            h.positions,
-            h.wins,
-            h.draws,
-            h.losses,
-            h.max_win,
-            bytes
+            "Under the count rule of {limit} quiet plies, at a count of zero (cursed: won without the count, drawn with it; blessed: lost without it, drawn with it)."
         );
     }
-    println!(
-        "{:<32} {:>10} {:>10} {:>10} {:>10} {:>5} {:>9}",
-        "total", total[0], total[1], total[2], total[3], "", total[4]
+    let mut head = format!(
+        "{:<36} {:>10} {:>10} {:>10} {:>10} {:>5} {:>10}",
+        "table", "positions", "wins", "draws", "losses", "win", "bytes"
     );
-    Ok(())
+    if counted {
+        head += &format!(" {:>10} {:>10}", "cursed", "blessed");
+    }
+    println!("{head}");
+    for row in doc["tables"].as_array().into_iter().flatten() {
+        let longest = row["longest_win"]
+            .as_u64()
+            .map_or(String::new(), |d| d.to_string());
+        line(row["table"].as_str().unwrap_or("?"), row, longest);
+    }
+    line("total", doc, String::new());
 }
 
 fn verify<B: Board>(args: &TableArgs) -> CliResult {

@@ -9,11 +9,13 @@ use crate::rules::board::Board;
 use crate::rules::position::Position;
 use crate::rules::variant::RuleSet;
 use crate::rules::{ending, format_position, legal_moves, move_text, Ending};
+use crate::tables::count::{self, Changes};
 use crate::tables::files::{self, FilesError};
 use crate::tables::keys::TableId;
 use serde_json::{json, Value as Json};
 use std::path::Path;
 use tablebase::format::{EntryKind, Header};
+use tablebase::reader::Table;
 
 /// Why a game is over, in words ("the side to move has no legal move and
 /// loses", "the board is full: a draw").
@@ -82,16 +84,57 @@ pub fn table_row(kind: &str, stones: [u8; 4], h: &Header, bytes: u64) -> Json {
 /// The counted keys of a row, summed in totals.
 const COUNTED: [&str; 5] = ["positions", "wins", "draws", "losses", "bytes"];
 
+/// The keys a row has under the count rule ([`count_row`]), summed too.
+const COUNT_RULE: [&str; 2] = ["cursed_wins", "blessed_losses"];
+
+/// A stats row of a table of the count rule: `wins`, `draws` and `losses`
+/// become the rule's at a count of zero (right after a removal or a
+/// placement), beside `cursed_wins` and `blessed_losses` (won or lost
+/// without the count, drawn with it), from the table without the rule
+/// ([`crate::tables::count`]).
+pub fn count_row(row: &mut Json, c: Changes) {
+    row["wins"] = c.wins.into();
+    row["draws"] = c.draws.into();
+    row["losses"] = c.losses.into();
+    row["cursed_wins"] = c.cursed_wins.into();
+    row["blessed_losses"] = c.blessed_losses.into();
+}
+
+/// [`count_row`] of the count rule's `table` (under `rules`) when the rule
+/// set has a count rule, from `plain`, which opens the same table without
+/// the rule.
+fn with_count(
+    row: &mut Json,
+    rules: RuleSet,
+    table: &Table,
+    plain: impl FnOnce(RuleSet) -> Result<Table, FilesError>,
+) -> Result<(), FilesError> {
+    if let Some(limit) = rules.quiet_limit {
+        let plain = plain(rules.with_quiet_limit(None))?;
+        count_row(row, count::compare(&plain, table, limit)?);
+    }
+    Ok(())
+}
+
 /// Every mill board's `stats --json` and `GET /api/{game}/stats`: the
 /// game (`variant`, `stones` a side, `flying`), the totals of every table
 /// listed (`positions`, `wins`, `draws`, `losses`, `bytes`), the same per
 /// kind of table (`by_kind`: `moving`, `placement`, `sector`, each with its
 /// number of `tables`), and the `tables`, rows of [`table_row`] (a row with
-/// an `error` is a file that did not open and counts nowhere).
+/// an `error` is a file that did not open and counts nowhere). Under the
+/// count rule also `quiet_limit`, and every count is the rule's
+/// ([`count_row`]: `cursed_wins` and `blessed_losses` summed too).
 pub fn stats_json(variant: &str, rules: RuleSet, stones: u8, tables: Vec<Json>) -> Json {
     let mut out = json!({"variant": variant, "stones": stones, "flying": rules.flying});
     let mut by_kind = serde_json::Map::new();
-    for key in COUNTED {
+    let counted: Vec<&str> = match rules.quiet_limit {
+        Some(limit) => {
+            out["quiet_limit"] = limit.into();
+            COUNTED.iter().chain(&COUNT_RULE).copied().collect()
+        }
+        None => COUNTED.to_vec(),
+    };
+    for &key in &counted {
         out[key] = 0u64.into();
     }
     for row in tables.iter().filter(|r| r.get("error").is_none()) {
@@ -100,7 +143,7 @@ pub fn stats_json(variant: &str, rules: RuleSet, stones: u8, tables: Vec<Json>) 
             .entry(kind)
             .or_insert_with(|| json!({"tables": 0u64}));
         sum["tables"] = (sum["tables"].as_u64().unwrap_or(0) + 1).into();
-        for key in COUNTED {
+        for &key in &counted {
             let n = row[key].as_u64().unwrap_or(0);
             sum[key] = (sum[key].as_u64().unwrap_or(0) + n).into();
             out[key] = (out[key].as_u64().unwrap_or(0) + n).into();
@@ -141,7 +184,11 @@ pub fn solution_stats_json<B: Board>(dir: &Path, rules: RuleSet) -> Result<Json,
             TableId::Moving(s) => ("moving", [s.us, s.them, 0, 0]),
             TableId::Placement(s) => ("placement", [s.us, s.them, s.us_hand, s.them_hand]),
         };
-        rows.push(table_row(kind, stones, table.header(), table.bytes()));
+        let mut row = table_row(kind, stones, table.header(), table.bytes());
+        with_count(&mut row, rules, &table, |plain| {
+            files::open::<B>(dir, plain, id)
+        })?;
+        rows.push(row);
     }
     Ok(stats_json(B::NAME, rules, rules.stones, rows))
 }
@@ -155,7 +202,11 @@ pub fn lasker_stats_json<B: Board>(dir: &Path, rules: RuleSet) -> Result<Json, F
     for s in lasker::sector::sectors::<B>(rules.stones) {
         let table = lasker::files::open::<B>(dir, rules, s)?;
         let stones = [s.us, s.them, s.us_hand, s.them_hand];
-        rows.push(table_row("sector", stones, table.header(), table.bytes()));
+        let mut row = table_row("sector", stones, table.header(), table.bytes());
+        with_count(&mut row, rules, &table, |plain| {
+            lasker::files::open::<B>(dir, plain, s)
+        })?;
+        rows.push(row);
     }
     let mut out = stats_json("lasker", rules, rules.stones, rows);
     out["game_positions"] = (lasker::sector::positions::<B>(rules.stones) as u64).into();

@@ -10,6 +10,7 @@
 //! the workflow, `generate --only` and the progress lines use that name,
 //! and [`pair_of`] takes either spelling.
 
+pub mod count;
 pub mod depth;
 pub mod files;
 pub mod keys;
