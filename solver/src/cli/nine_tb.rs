@@ -342,12 +342,26 @@ pub fn stats(args: StatsArgs) -> CliResult {
             args.tables.dir.display()
         )));
     }
-    let j = mill::games::nine::report::stats_json(&all, rules);
+    let j = if rules.quiet_limit.is_some() {
+        let plain = scan_all(&args.tables.dir, rules.with_quiet_limit(None))?;
+        mill::games::nine::report::counted_stats_json(&args.tables.dir, &all, &plain, rules)?
+    } else {
+        mill::games::nine::report::stats_json(&all, rules)
+    };
     if args.json {
         return print_json(&j);
     }
+    let counted = j.get("quiet_limit").is_some();
+    if let Some(limit) = j.get("quiet_limit") {
+        println!(
+            "Under the count rule of {limit} quiet plies, at a count of zero; the last columns: won (cursed) or lost (blessed) without the count, drawn with it."
+        );
+    }
     let row = |name: String, r: &serde_json::Value, distances: bool| {
         let n = |k: &str| r[k].as_u64().map_or(String::new(), |v| v.to_string());
+        if counted {
+            print!("{:>13} {:>13} ", n("cursed_wins"), n("blessed_losses"));
+        }
         if distances {
             println!(
                 "{name:>9} {:>13} {:>13} {:>13} {:>13} {:>7} {:>8} {:>13}",
@@ -378,11 +392,17 @@ pub fn stats(args: StatsArgs) -> CliResult {
             .flatten()
             .filter(move |r| r["kind"] == kind)
     };
+    let head = |names: &str| {
+        if counted {
+            print!("{:>13} {:>13} ", "cursed", "blessed");
+        }
+        println!("{names}");
+    };
     if !tables.is_empty() {
-        println!(
+        head(&format!(
             "{:>9} {:>13} {:>13} {:>13} {:>13} {:>7} {:>8} {:>13}",
             "w-b", "positions", "wins", "losses", "draws", "max_win", "max_loss", "bytes"
-        );
+        ));
         for (sub, r) in tables.keys().zip(rows("moving")) {
             row(sub.to_string(), r, true);
         }
@@ -391,10 +411,10 @@ pub fn stats(args: StatsArgs) -> CliResult {
     if !sectors.is_empty() {
         println!();
         println!("placement sectors (stones on the board, then in hand, of the side to move and of the opponent; win/draw/loss only)");
-        println!(
+        head(&format!(
             "{:>9} {:>13} {:>13} {:>13} {:>13} {:>13}",
             "w-b-wf-bf", "positions", "wins", "losses", "draws", "bytes"
-        );
+        ));
         for (sector, r) in sectors.keys().zip(rows("placement")) {
             row(sector.to_string(), r, false);
         }

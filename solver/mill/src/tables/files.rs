@@ -79,6 +79,19 @@ impl<B: Board, I: Indexing> FamilyTables<B, I> {
     }
 }
 
+/// The numbers of a table's name after its rule set's tag (`-5-4` or
+/// `-0-1-4-3`), or `None` when the name goes on with another rule set's
+/// longer tag (`-q100-5-4` or `-5-3-3` after `flying`: the count rule's
+/// tables or another stone count, in the same directory).
+pub(crate) fn numbers_after_tag(rest: &str) -> Option<Vec<u8>> {
+    let numbers: Vec<u8> = rest
+        .strip_prefix('-')?
+        .split('-')
+        .map(|n| n.parse().ok())
+        .collect::<Option<_>>()?;
+    matches!(numbers.len(), 2 | 4).then_some(numbers)
+}
+
 impl<B: Board, I: Indexing> TableSet for FamilyTables<B, I> {
     type Key = TableId;
 
@@ -100,12 +113,9 @@ impl<B: Board, I: Indexing> TableSet for FamilyTables<B, I> {
         let Some(numbers) = rest.strip_prefix(self.tag.as_str()) else {
             return Ok(None); // another rule set of the board
         };
-        let numbers: Vec<u8> = numbers
-            .strip_prefix('-')
-            .ok_or(())?
-            .split('-')
-            .map(|n| n.parse().map_err(|_| ()))
-            .collect::<Result<_, ()>>()?;
+        let Some(numbers) = numbers_after_tag(numbers) else {
+            return Ok(None); // a longer tag: another rule set
+        };
         // Only tables of this game: a subspace of 3..=stones a side, a
         // sector the game reaches.
         let stones = self.rules.stones;
@@ -259,4 +269,40 @@ pub fn load<B: Board>(dir: &Path, rules: RuleSet) -> Result<Solution<B>, FilesEr
         }
     }
     Ok(Solution::from_tables(rules, moving, placement))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::nine::NineIndex;
+    use crate::rules::board::Nine;
+
+    /// Rule sets whose tags extend each other (`flying`, `flying-q100`,
+    /// `flying-5`) share a directory: each reads its own names and passes
+    /// over the others'.
+    #[test]
+    fn rule_sets_with_longer_tags_share_a_directory() {
+        let sets = [
+            RuleSet::nine(true),
+            RuleSet::nine(true).with_quiet_limit(Some(100)),
+            RuleSet::new(5, true),
+            RuleSet::new(5, true).with_quiet_limit(Some(10)),
+        ];
+        let ids = [
+            TableId::Moving(Subspace::new(4, 3)),
+            TableId::Placement(Sector::new(0, 1, 4, 3)),
+        ];
+        for (i, &own) in sets.iter().enumerate() {
+            let set = FamilyTables::<Nine, NineIndex>::new(own);
+            for (j, &other) in sets.iter().enumerate() {
+                for id in ids {
+                    let name = FamilyTables::<Nine, NineIndex>::new(other).file_name(id);
+                    let want = (i == j).then_some(id);
+                    assert_eq!(set.parse_file_name(&name), Ok(want), "{name} under {own:?}");
+                }
+            }
+            assert_eq!(set.parse_file_name("nine-flying-x.tb"), Ok(None));
+            assert!(set.parse_file_name("notes.txt").is_err());
+        }
+    }
 }

@@ -66,12 +66,9 @@ impl<B: Board> TableSet for LaskerTables<B> {
         let Some(numbers) = rest.strip_prefix(self.rules.tag(Variant::Lasker).as_str()) else {
             return Ok(None); // another rule set
         };
-        let n: Vec<u8> = numbers
-            .strip_prefix('-')
-            .ok_or(())?
-            .split('-')
-            .map(|n| n.parse().map_err(|_| ()))
-            .collect::<Result<_, ()>>()?;
+        let Some(n) = crate::tables::files::numbers_after_tag(numbers) else {
+            return Ok(None); // a longer tag: another rule set
+        };
         match n[..] {
             [us, them, us_hand, them_hand] => Ok(Some(LaskerSector {
                 us,

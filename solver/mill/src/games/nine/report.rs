@@ -2,16 +2,20 @@
 //! `solver nine show|stats --json` print and the web API answers: one
 //! producer of each shape (probes are [`crate::probe::analysis::Analysis::to_json`]).
 
-use crate::games::nine::files::{rules_name, Tables};
-use crate::games::report::table_row;
+use crate::games::nine::files::{missing, rules_name, DatabaseError, Tables};
+use crate::games::report::{count_row, table_row};
 use crate::probe::analysis::MoveValue;
 use crate::rules::board::Nine;
 use crate::rules::notation::move_order;
 use crate::rules::position::Position;
 use crate::rules::variant::RuleSet;
 use crate::rules::{ending, legal_moves};
+use crate::tables::count;
+use crate::tables::keys::TableId;
 use crate::tables::keys::{Sector, Subspace};
 use serde_json::{json, Value as Json};
+use std::path::Path;
+use tablebase::reader::Table;
 
 /// `solver nine show --json` and `GET /api/nine/show`: the position, side to
 /// move, hands, stones on the board, the rule set, every legal move in
@@ -57,6 +61,50 @@ pub fn stats_json(tables: &Tables, rules: RuleSet) -> Json {
         crate::games::report::stats_json("nine", rules, stones, moving.chain(placement).collect());
     out["rules"] = rules_name(rules).into();
     out
+}
+
+/// [`stats_json`] of the count rule's tables `tables` (under `rules`,
+/// which has a count rule) beside the same tables without the rule,
+/// `plain`, from `dir`: every row's wins, draws and losses at a count of
+/// zero, its cursed wins and blessed losses ([`count_row`]). A table
+/// without its counterpart is the error naming the missing file.
+pub fn counted_stats_json(
+    dir: &Path,
+    tables: &Tables,
+    plain: &Tables,
+    rules: RuleSet,
+) -> Result<Json, DatabaseError> {
+    let limit = rules.quiet_limit.unwrap_or(u16::MAX);
+    let plain_rules = rules.with_quiet_limit(None);
+    let (subspaces, sectors) = tables;
+    let mut rows = Vec::new();
+    let mut add = |kind: &str, stones: [u8; 4], id: TableId, table: &Table| {
+        let other = match id {
+            TableId::Moving(sub) => plain.0.get(&sub),
+            TableId::Placement(s) => plain.1.get(&s),
+        };
+        let other = other.ok_or_else(|| missing(dir, plain_rules, id))?;
+        let mut row = table_row(kind, stones, table.header(), table.bytes());
+        count_row(&mut row, count::compare(other, table, limit)?);
+        rows.push(row);
+        Ok::<(), DatabaseError>(())
+    };
+    for (&sub, table) in subspaces {
+        add(
+            "moving",
+            [sub.us, sub.them, 0, 0],
+            TableId::Moving(sub),
+            table,
+        )?;
+    }
+    for (&s, table) in sectors {
+        let stones = [s.us, s.them, s.us_hand, s.them_hand];
+        add("placement", stones, TableId::Placement(s), table)?;
+    }
+    let stones = largest_game(subspaces.keys().copied(), sectors.keys().copied());
+    let mut out = crate::games::report::stats_json("nine", rules, stones, rows);
+    out["rules"] = rules_name(rules).into();
+    Ok(out)
 }
 
 /// Stones a side of the largest game any of these tables belongs to (0
