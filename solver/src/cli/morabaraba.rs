@@ -417,7 +417,7 @@ fn generate(args: &TableArgs, size: Size, quiet: bool) -> CliResult {
         // The statistics of the subspaces written, as `stats --json`
         // prints them, with the run's own figures.
         let rows: Vec<SubspaceReport> = parts.iter().map(|&p| p.clone()).collect();
-        let mut doc = report::moving_stats_json("morabaraba", &rows, rules, size.stones);
+        let mut doc = report::moving_stats_json("morabaraba", &rows, rules, size.stones, &[]);
         doc["slots"] = slots.into();
         doc["solved_slots"] = solved.into();
         doc["seconds"] = seconds.into();
@@ -446,13 +446,30 @@ fn stats(args: &TableArgs, size: Size) -> CliResult {
         sum(|r| r.wdl[2]),
         sum(|r| r.bytes),
     );
-    if args.files.json {
-        return print_json(&report::moving_stats_json(
-            "morabaraba",
-            &rows,
-            rules,
-            size.stones,
-        ));
+    // Under the count rule: each subspace beside its table without it.
+    let mut changes = Vec::new();
+    if let Some(limit) = rules.quiet_limit {
+        let dir = &args.files.dir;
+        for r in &rows {
+            let counted = mill::tables::files::open_moving::<Morabaraba, Index>(dir, rules, r.sub)?;
+            let plain = mill::tables::files::open_moving::<Morabaraba, Index>(
+                dir,
+                rules.with_quiet_limit(None),
+                r.sub,
+            )?;
+            changes.push(
+                mill::tables::count::compare(&plain, &counted, limit)
+                    .map_err(|e| CliError::Failed(e.to_string()))?,
+            );
+        }
+    }
+    if args.files.json || !changes.is_empty() {
+        let doc = report::moving_stats_json("morabaraba", &rows, rules, size.stones, &changes);
+        if args.files.json {
+            return print_json(&doc);
+        }
+        super::six::print_stats_table(&doc);
+        return Ok(());
     }
     println!("{HEADER}");
     for r in &rows {

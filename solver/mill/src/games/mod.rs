@@ -698,6 +698,7 @@ impl MillGame for SearchedGame {
             &rows,
             self.files_rules,
             max,
+            &[],
         ))
     }
 

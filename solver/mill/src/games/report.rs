@@ -215,17 +215,29 @@ pub fn lasker_stats_json<B: Board>(dir: &Path, rules: RuleSet) -> Result<Json, F
 
 /// `solver morabaraba stats --json` and `GET /api/morabaraba/stats`: the
 /// moving-phase subspaces with 3..=`max` stones a side, each row with its
-/// index `slots` as well ([`stats_json`]).
-pub fn moving_stats_json(variant: &str, rows: &[SubspaceReport], rules: RuleSet, max: u8) -> Json {
+/// index `slots` as well ([`stats_json`]); under the count rule, `changes`
+/// holds each row's counts beside the tables without it ([`count_row`];
+/// empty otherwise).
+pub fn moving_stats_json(
+    variant: &str,
+    rows: &[SubspaceReport],
+    rules: RuleSet,
+    max: u8,
+    changes: &[Changes],
+) -> Json {
     let rows: Vec<Json> = rows
         .iter()
-        .map(|r| {
+        .enumerate()
+        .map(|(i, r)| {
             let mut row = json!({
                 "table": r.label, "kind": "moving", "white": r.sub.us, "black": r.sub.them,
                 "positions": r.positions, "wins": r.wdl[0], "draws": r.wdl[1], "losses": r.wdl[2],
                 "longest_win": r.longest_win, "longest_loss": r.longest_loss, "bytes": r.bytes,
             });
             row["slots"] = r.slots.into();
+            if let Some(&c) = changes.get(i) {
+                count_row(&mut row, c);
+            }
             row
         })
         .collect();
