@@ -119,17 +119,49 @@ pub fn generate(args: &TableArgs, quiet: bool) -> CliResult {
 /// `stats --placement`: every placement sector's figures from its header.
 pub fn stats(args: &TableArgs) -> CliResult {
     let rules = args.rules();
-    let rows = placement::stats::<Morabaraba>(&args.files.dir, rules, args.stones)?;
+    let dir = &args.files.dir;
+    let mut rows = placement::stats::<Morabaraba>(dir, rules, args.stones)?;
+    // Under the count rule: each sector's outcomes at a count of zero
+    // beside its table without the rule (cursed wins, blessed losses).
+    let mut changes = Vec::new();
+    if let Some(limit) = rules.quiet_limit {
+        for r in rows.iter_mut() {
+            let counted = placement::open::<Morabaraba>(dir, rules, r.sector)?;
+            let plain = placement::open::<Morabaraba>(dir, rules.with_quiet_limit(None), r.sector)?;
+            let c = mill::tables::count::compare(&plain, &counted, limit)
+                .map_err(|e| CliError::Failed(e.to_string()))?;
+            r.wdl = [c.wins, c.draws, c.losses];
+            changes.push(c);
+        }
+    }
     let sum = |f: fn(&SectorReport) -> u64| rows.iter().map(f).sum::<u64>();
     let (slots, positions, bytes) = (sum(|r| r.slots), sum(|r| r.positions), sum(|r| r.bytes));
     let wdl = [sum(|r| r.wdl[0]), sum(|r| r.wdl[1]), sum(|r| r.wdl[2])];
+    let cursed: u64 = changes.iter().map(|c| c.cursed_wins).sum();
+    let blessed: u64 = changes.iter().map(|c| c.blessed_losses).sum();
     if args.files.json {
-        return print_json(&json!({
+        let mut sectors: Vec<serde_json::Value> = rows.iter().map(sector_json).collect();
+        let mut doc = json!({
             "variant": "morabaraba", "flying": rules.flying, "stones": args.stones,
-            "sectors": rows.iter().map(sector_json).collect::<Vec<_>>(),
             "slots": slots, "positions": positions, "wins": wdl[0], "draws": wdl[1],
             "losses": wdl[2], "bytes": bytes,
-        }));
+        });
+        if let Some(limit) = rules.quiet_limit {
+            for (row, c) in sectors.iter_mut().zip(&changes) {
+                row["cursed_wins"] = c.cursed_wins.into();
+                row["blessed_losses"] = c.blessed_losses.into();
+            }
+            doc["quiet_limit"] = limit.into();
+            doc["cursed_wins"] = cursed.into();
+            doc["blessed_losses"] = blessed.into();
+        }
+        doc["sectors"] = sectors.into();
+        return print_json(&doc);
+    }
+    if let Some(limit) = rules.quiet_limit {
+        println!(
+            "Under the count rule of {limit} quiet plies, at a count of zero: {cursed} cursed wins and {blessed} blessed losses (won or lost without the count, drawn with it)."
+        );
     }
     println!("{HEADER}");
     for r in &rows {
