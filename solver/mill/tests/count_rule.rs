@@ -14,7 +14,7 @@
 //! Morris's board (in memory, placement included), each at limits small
 //! enough that the rule bites often. Behind `#[ignore]` (release: `cargo
 //! test --release -p mill --test count_rule -- --ignored`): Nine's 4-stone
-//! game and Six Men's Morris's whole game, at 10 and 30 plies.
+//! game at 10 and 20 plies and Six Men's Morris's whole game at 10 and 30.
 
 use mill::index::nine::NineIndex;
 use mill::index::{self, Indexing};
@@ -276,7 +276,9 @@ fn six_board_four_stone_game_under_the_count_rule_equals_the_oracle() {
 #[test]
 #[ignore = "Nine's 4-stone game at two limits: minutes in release; run with --ignored"]
 fn nine_four_stone_game_under_the_count_rule_equals_the_oracle() {
-    for limit in [10, 30] {
+    // (The game's longest distance is 26 plies: a limit of 30 changes
+    // nothing, and the check that the rule bites would fail.)
+    for limit in [10, 20] {
         nine_agrees(4, limit);
     }
 }
