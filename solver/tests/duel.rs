@@ -350,3 +350,31 @@ fn six_duel_and_play_under_the_count_rule() {
     assert!(out.contains("Game over: a draw by the count rule"), "{out}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `nine play` under `--quiet-limit`: the count is shown, the perfect
+/// player moves without a removal from 9 quiet plies of 10, and the game
+/// is drawn by the count rule.
+#[test]
+fn nine_play_under_the_count_rule() {
+    let dir = std::env::temp_dir().join(format!("duel-nine3-q10-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    let rule = ["--quiet-limit", "10", "--dir", d];
+    let (_, ok) = run_cli(&[&["nine", "generate", "--stones", "3", "--quiet"][..], &rule].concat());
+    assert!(ok);
+    let (out, ok) = common::cli::run_cli_with_input(
+        &[
+            &["nine", "play", "--human", "black", "--quiet-plies", "9"][..],
+            &rule,
+            &["WWW.BBB................. w 0 0"],
+        ]
+        .concat(),
+        "quit\n",
+    );
+    assert!(ok);
+    assert!(
+        out.contains("count 9/10") && out.contains("count 10/10"),
+        "{out}"
+    );
+    assert!(out.contains("A draw by the count rule"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}
