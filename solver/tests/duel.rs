@@ -306,3 +306,75 @@ fn lasker_and_morabaraba_duel_cli() {
     }
     std::fs::remove_dir_all(&root).ok();
 }
+
+/// Under `--quiet-limit` the duel and `play` keep the count: the 4-stone
+/// game on Six's board under a 10-ply count (a draw from the start) has
+/// games drawn by the count rule and none by the 100-ply rule, reported in
+/// `--json`; `play` shows the count and declares the draw at the limit.
+#[test]
+fn six_duel_and_play_under_the_count_rule() {
+    let dir = std::env::temp_dir().join(format!("duel-six4-q10-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    let common = ["--stones", "4", "--quiet-limit", "10", "--dir", d];
+    let (_, ok) = run_cli(&[&["six", "generate", "--quiet"][..], &common].concat());
+    assert!(ok);
+    let (out, ok) = run_cli(&[&["six", "duel", "--games", "60", "--json"][..], &common].concat());
+    assert!(ok);
+    let r: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(r["quiet_limit"], 10);
+    assert_eq!(r["quiet_draws"], 0);
+    assert!(r["count_draws"].as_u64().unwrap() > 0, "{out}");
+    assert_eq!(r["losses"], 0);
+    let (out, ok) = run_cli(&[&["six", "duel", "--games", "20"][..], &common].concat());
+    assert!(
+        ok && out.contains("by the count rule (10 quiet plies)"),
+        "{out}"
+    );
+    // Nine quiet plies played; the perfect player (White) moves without a
+    // removal, and the tenth quiet ply draws the game.
+    let position = "WW.BBBWB.W...... w 0 0";
+    let (out, ok) = common::cli::run_cli_with_input(
+        &[
+            &["six", "play", "--human", "black", "--quiet-plies", "9"][..],
+            &common,
+            &[position],
+        ]
+        .concat(),
+        "quit\n",
+    );
+    assert!(ok);
+    assert!(
+        out.contains("count 9/10") && out.contains("count 10/10"),
+        "{out}"
+    );
+    assert!(out.contains("Game over: a draw by the count rule"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `nine play` under `--quiet-limit`: the count is shown, the perfect
+/// player moves without a removal from 9 quiet plies of 10, and the game
+/// is drawn by the count rule.
+#[test]
+fn nine_play_under_the_count_rule() {
+    let dir = std::env::temp_dir().join(format!("duel-nine3-q10-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    let rule = ["--quiet-limit", "10", "--dir", d];
+    let (_, ok) = run_cli(&[&["nine", "generate", "--stones", "3", "--quiet"][..], &rule].concat());
+    assert!(ok);
+    let (out, ok) = common::cli::run_cli_with_input(
+        &[
+            &["nine", "play", "--human", "black", "--quiet-plies", "9"][..],
+            &rule,
+            &["WWW.BBB................. w 0 0"],
+        ]
+        .concat(),
+        "quit\n",
+    );
+    assert!(ok);
+    assert!(
+        out.contains("count 9/10") && out.contains("count 10/10"),
+        "{out}"
+    );
+    assert!(out.contains("A draw by the count rule"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -84,14 +84,15 @@ pub fn run<G: Solved + Sync>(name: &str, game: &G, args: &DuelArgs, json_out: bo
         if let Some(map) = doc.as_object_mut() {
             map.insert("game".into(), json!(name));
             map.insert("seconds".into(), json!(seconds));
+            map.insert("quiet_limit".into(), json!(game.quiet_limit()));
         }
         return print_json(&doc);
     }
-    print_report(name, &report, seconds);
+    print_report(name, &report, seconds, game.quiet_limit());
     Ok(())
 }
 
-fn print_report(name: &str, r: &DuelReport, seconds: f64) {
+fn print_report(name: &str, r: &DuelReport, seconds: f64, quiet_limit: Option<u16>) {
     println!(
         "{name}: policy {} against {}, {} games from the start (seed {}), {seconds:.1} s",
         r.policy, r.opponent, r.games, r.seed
@@ -113,8 +114,14 @@ fn print_report(name: &str, r: &DuelReport, seconds: f64) {
         "score {:.4}, 95 % interval {:.4}..{:.4}",
         r.score, r.interval[0], r.interval[1]
     );
-    println!(
-        "{:.1} plies and {:.2} opponent errors a game; drawn by repetition {}, by 50 quiet moves {}",
-        r.mean_plies, r.mean_errors, r.repetitions, r.quiet_draws
-    );
+    match quiet_limit {
+        None => println!(
+            "{:.1} plies and {:.2} opponent errors a game; drawn by repetition {}, by 50 quiet moves {}",
+            r.mean_plies, r.mean_errors, r.repetitions, r.quiet_draws
+        ),
+        Some(limit) => println!(
+            "{:.1} plies and {:.2} opponent errors a game; drawn by repetition {}, by the count rule ({limit} quiet plies) {}",
+            r.mean_plies, r.mean_errors, r.repetitions, r.count_draws
+        ),
+    }
 }

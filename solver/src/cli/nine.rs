@@ -76,12 +76,12 @@ pub enum Command {
     /// opponent: N games from the start, both colours, in parallel; wins,
     /// draws, losses and the score with its 95 % interval. Needs every
     /// table of the game (`generate --placement`).
-    Duel(DuelArgs),
+    Duel(NineDuelArgs),
 }
 
 /// Arguments of `solver nine duel`.
 #[derive(clap::Args, Debug)]
-pub struct DuelArgs {
+pub struct NineDuelArgs {
     #[command(flatten)]
     pub tables: super::nine_tb::TableArgs,
     #[command(flatten)]
@@ -126,7 +126,7 @@ pub fn run(args: Args) -> CliResult {
 }
 
 /// `solver nine duel`.
-fn duel(args: &DuelArgs) -> CliResult {
+fn duel(args: &NineDuelArgs) -> CliResult {
     let tb = mill::probe::nine::Tablebases::open(&args.tables.dir, args.tables.rules())?;
     let mut start = Position::start(tb.rules());
     if let Some(k) = args.stones {

@@ -7,6 +7,7 @@ use super::CliError;
 use super::{parse_position, print_json, CliResult};
 use mill::duel::games::Nine as NineGame;
 use mill::probe::analysis::{table_mib, Analyst, SearchOptions, Source};
+use mill::probe::count::Count;
 use mill::probe::horizon::Horizon;
 use mill::probe::nine::Tablebases;
 use mill::rules::board::Nine;
@@ -90,6 +91,11 @@ pub struct PlayArgs {
     pub position: Vec<String>,
     #[command(flatten)]
     pub policy: PolicyArgs,
+    /// Under --quiet-limit: plies already played without a removal or a
+    /// placement when the game starts (the count; the game is drawn once
+    /// it reaches the limit).
+    #[arg(long, value_name = "Q", default_value_t = 0, requires = "quiet_limit")]
+    pub quiet_plies: u16,
 }
 
 /// A colour on the command line.
@@ -163,12 +169,14 @@ fn describe(o: Outcome, d: Option<u16>) -> String {
     }
 }
 
-/// The move `policy` plays in `pos` when the tables hold the position and
-/// all its moves (the moving phase, or placement sectors); `None` for the
-/// default policy, a finished game or a position only the search answers.
+/// The move `policy` plays in `pos` after `quiet` quiet plies (the count
+/// rule's count) when the tables hold the position and all its moves (the
+/// moving phase, or placement sectors); `None` for the default policy, a
+/// finished game or a position only the search answers.
 fn policy_move(
     tb: &Tablebases,
     pos: &Position,
+    quiet: u16,
     history: &[Position],
     policy: &PolicyArgs,
     rng: &mut mill::duel::ChaCha8Rng,
@@ -180,7 +188,7 @@ fn policy_move(
     if policy.policy == mill::duel::Policy::SectorValue {
         game = game.with_secval(&policy.malom)?;
     }
-    Ok(policy.policy.pick(&game, pos, history, rng)?)
+    Ok(policy.policy.pick_at(&game, pos, quiet, history, rng)?)
 }
 
 fn open(args: &TableArgs) -> Result<Tablebases, CliError> {
@@ -214,7 +222,7 @@ pub fn probe(args: ProbeArgs) -> CliResult {
         return within(&args, &pos, turns);
     }
     let a = engine.analyse_at(&pos, plies)?;
-    let choice = policy_move(&tb, &pos, &[], &args.policy, &mut args.policy.rng())?;
+    let choice = policy_move(&tb, &pos, plies, &[], &args.policy, &mut args.policy.rng())?;
     if args.json {
         let mut doc = a.to_json();
         if let Some(c) = choice {
@@ -345,9 +353,18 @@ pub fn play(args: PlayArgs) -> CliResult {
     let mut rng = args.policy.rng();
     // Positions since the last placement or removal (for `ultra`).
     let mut history = vec![pos];
-    let play = |pos: &mut Position, history: &mut Vec<Position>, m: mill::rules::position::Move| {
+    // Quiet plies played (the count rule's count; zero while placing).
+    let mut quiet = if pos.placing() { 0 } else { args.quiet_plies };
+    Count::of(tb.rules(), quiet).map_err(|e| CliError::from(e.to_string()))?;
+    let play = |pos: &mut Position,
+                history: &mut Vec<Position>,
+                quiet: &mut u16,
+                m: mill::rules::position::Move| {
         if m.from().is_none() || m.removal().is_some() {
             history.clear();
+            *quiet = 0;
+        } else {
+            *quiet = quiet.saturating_add(1);
         }
         *pos = pos.apply(m);
         history.push(*pos);
@@ -355,12 +372,24 @@ pub fn play(args: PlayArgs) -> CliResult {
     loop {
         print!("{}", draw::<Nine>(&pos));
         println!("{pos}");
+        // At most the limit: the game ends there.
+        let count = Count::of(tb.rules(), quiet).unwrap_or(None);
+        if let Some(c) = count {
+            println!("count {}/{}", c.plies, c.limit);
+        }
         if let Some(over) = ending::<Nine>(&pos, tb.rules()) {
             println!(
                 "{} has {} and loses; {} wins.",
                 color_name(pos.to_move),
                 over.describe(),
                 color_name(pos.to_move.other())
+            );
+            return Ok(());
+        }
+        if let Some(c) = count.filter(|c| c.expired()) {
+            println!(
+                "A draw by the count rule ({} plies without a removal or a placement).",
+                c.limit
             );
             return Ok(());
         }
@@ -377,17 +406,23 @@ pub fn play(args: PlayArgs) -> CliResult {
                 return Ok(());
             }
             match parse_move::<Nine>(&pos, tb.rules(), text) {
-                Ok(m) => play(&mut pos, &mut history, m),
+                Ok(m) => play(&mut pos, &mut history, &mut quiet, m),
                 Err(e) => println!("{e}"),
             }
         } else {
-            let chosen = policy_move(&tb, &pos, &history, &args.policy, &mut rng)?;
+            let chosen = policy_move(&tb, &pos, quiet, &history, &args.policy, &mut rng)?;
             let best = match chosen {
                 Some(c) => mill::probe::analysis::MoveValue {
                     mv: c.mv,
                     value: c.value.outcome(),
                     dtc: c.has_distance.then(|| c.value.distance()).flatten(),
                 },
+                // The moving phase read at the count (at a count of zero,
+                // and without a count rule, what `best` answers).
+                None if !pos.placing() => engine
+                    .analyse_at(&pos, quiet)?
+                    .best()
+                    .ok_or_else(|| CliError::from("no legal move for the engine"))?,
                 None => engine
                     .best(&pos)?
                     .ok_or_else(|| CliError::from("no legal move for the engine"))?,
@@ -398,7 +433,7 @@ pub fn play(args: PlayArgs) -> CliResult {
                 best.mv,
                 describe(best.value, best.dtc)
             );
-            play(&mut pos, &mut history, best.mv);
+            play(&mut pos, &mut history, &mut quiet, best.mv);
         }
     }
 }
@@ -444,7 +479,7 @@ pub fn start(args: StartArgs) -> CliResult {
         None
     };
     if let (Some(value), false) = (from_tables, args.search) {
-        let choice = policy_move(&tb, &pos, &[], &args.policy, &mut args.policy.rng())?;
+        let choice = policy_move(&tb, &pos, 0, &[], &args.policy, &mut args.policy.rng())?;
         if args.json {
             let mut doc = json!({
                 "position": pos.to_string(), "value": value.as_str(), "dtc": null,

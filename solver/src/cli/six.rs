@@ -9,8 +9,9 @@ use super::{print_json, CliResult};
 use clap::Subcommand;
 use mill::games::report;
 use mill::probe::analysis::Analysis;
+use mill::probe::count::Count;
 pub(crate) use mill::probe::values::Values;
-use mill::probe::values::{analyse_at, best_move};
+use mill::probe::values::{analyse_at, best_move_at};
 use mill::rules::board::{Board, Six};
 use mill::rules::position::{Color, Position};
 use mill::rules::variant::RuleSet;
@@ -98,6 +99,11 @@ pub struct GameArgs {
     /// Stop after this many plies (a drawn game never ends by itself).
     #[arg(long, default_value_t = 300)]
     pub max_plies: u32,
+    /// Under --quiet-limit: plies already played without a removal or a
+    /// placement when the game starts (the count rule's count; the game is
+    /// drawn once it reaches the limit).
+    #[arg(long, value_name = "Q", default_value_t = 0)]
+    pub quiet_plies: u16,
     #[command(flatten)]
     pub policy: super::duel::PolicyArgs,
 }
@@ -576,12 +582,13 @@ fn probe<B: Board>(
     print_position_value(&sol, rules, &pos, args.common.json, Some(policy), plies)
 }
 
-/// The move `policy` plays in `pos` (through [`mill::duel`]), `None` when
-/// the game is over.
+/// The move `policy` plays in `pos` after `quiet` quiet plies (the count
+/// rule's count; through [`mill::duel`]), `None` when the game is over.
 pub(crate) fn policy_move<B: Board>(
     sol: &impl Values<B>,
     rules: RuleSet,
     pos: &Position,
+    quiet: u16,
     history: &[Position],
     policy: &PolicyArgs,
     rng: &mut mill::duel::ChaCha8Rng,
@@ -589,7 +596,7 @@ pub(crate) fn policy_move<B: Board>(
     let game = mill::duel::games::Family::<B, _>::new(sol, rules);
     Ok(policy
         .policy
-        .pick(&game, pos, history, rng)?
+        .pick_at(&game, pos, quiet, history, rng)?
         .map(|c| (c.mv, c.value)))
 }
 
@@ -600,7 +607,9 @@ fn play<B: Board>(args: &PlayArgs) -> CliResult {
 
 /// A game in the terminal against the perfect player of `sol`: the human
 /// types moves, the program answers with a best move (fastest win, then a
-/// draw, then the slowest loss) and its value.
+/// draw, then the slowest loss) and its value. Under a count rule the count
+/// is shown before every move (`count 37/100`), the perfect player reads
+/// every move at its count, and the game is drawn at the limit.
 pub(crate) fn play_with<B: Board>(
     args: &GameArgs,
     rules: RuleSet,
@@ -622,14 +631,30 @@ pub(crate) fn play_with<B: Board>(
     let mut rng = args.policy.rng();
     // Positions since the last placement or removal (for `ultra`).
     let mut history = vec![pos];
+    // Quiet plies played (the count rule's count; a placement position's
+    // is zero).
+    let mut quiet = if pos.placing() { 0 } else { args.quiet_plies };
+    Count::of(rules, quiet).map_err(|e| CliError::from(e.to_string()))?;
     for _ in 0..args.max_plies {
         print!("{}", draw::<B>(&pos));
         println!("{}", format_position::<B>(&pos));
+        // At most the limit: the game ends there.
+        let count = Count::of(rules, quiet).unwrap_or(None);
+        if let Some(c) = count {
+            println!("count {}/{}", c.plies, c.limit);
+        }
         if let Some(e) = ending::<B>(&pos, rules) {
             println!(
                 "Game over: {} ({} to move).",
                 ending_text(e),
                 side(pos.to_move)
+            );
+            return Ok(());
+        }
+        if let Some(c) = count.filter(|c| c.expired()) {
+            println!(
+                "Game over: a draw by the count rule ({} plies without a removal or a placement).",
+                c.limit
             );
             return Ok(());
         }
@@ -650,9 +675,9 @@ pub(crate) fn play_with<B: Board>(
             }
         } else {
             let chosen = if args.policy.is_default() {
-                best_move(sol, rules, &pos)
+                best_move_at(sol, rules, &pos, quiet)
             } else {
-                policy_move::<B>(sol, rules, &pos, &history, &args.policy, &mut rng)?
+                policy_move::<B>(sol, rules, &pos, quiet, &history, &args.policy, &mut rng)?
             };
             let (m, v) = chosen.ok_or("no move has a value in the tables")?;
             // Placement tables and searches know outcomes, not distances.
@@ -670,6 +695,9 @@ pub(crate) fn play_with<B: Board>(
         };
         if m.from().is_none() || m.removal().is_some() {
             history.clear();
+            quiet = 0;
+        } else {
+            quiet = quiet.saturating_add(1);
         }
         pos = pos.apply(m);
         history.push(pos);
@@ -693,7 +721,7 @@ pub(crate) fn print_position_value<B: Board>(
     plies: u16,
 ) -> CliResult {
     let choice = match policy.filter(|p| !p.is_default()) {
-        Some(p) => policy_move::<B>(sol, rules, pos, &[], p, &mut p.rng())?
+        Some(p) => policy_move::<B>(sol, rules, pos, plies, &[], p, &mut p.rng())?
             .map(|(m, _)| (p.policy.to_string(), move_text::<B>(m))),
         None => None,
     };

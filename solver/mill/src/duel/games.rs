@@ -7,6 +7,7 @@
 use crate::duel::{Choice, DuelError, Finish, Solved};
 use crate::games::three;
 use crate::malom::{read_secval, SectorId};
+use crate::probe::count::Count;
 use crate::probe::nine::Tablebases;
 use crate::probe::values::Values;
 use crate::rules::board::Board;
@@ -24,6 +25,26 @@ fn outcome_value(o: Outcome) -> Value {
         Outcome::Win => Value::win(1),
         Outcome::Draw => Value::DRAW,
         Outcome::Loss => Value::loss(1),
+    }
+}
+
+/// Where a position after `quiet` quiet plies stands in the count rule of
+/// `rules` (`None` without one; a placement position, and a count past the
+/// limit, are held at zero and at the limit).
+fn count_of(rules: RuleSet, pos: &Position, quiet: u16) -> Option<Count> {
+    let limit = rules.quiet_limit?;
+    let plies = if pos.placing() { 0 } else { quiet.min(limit) };
+    Some(Count { limit, plies })
+}
+
+/// A successor's stored value (with its distance) read at its count after
+/// move `m` of a position at `count`: a successor past the limit (a quiet
+/// move of a game the count has drawn) is a draw.
+fn read_after(count: Option<Count>, m: Move, stored: Value) -> Value {
+    match count.map(|c| c.after(m)) {
+        None => stored,
+        Some(c) if c.plies > c.limit => Value::DRAW,
+        Some(c) => c.read(stored),
     }
 }
 
@@ -109,8 +130,21 @@ impl<B: Board, V: Values<B>> Solved for Family<'_, B, V> {
 
     /// Best first; among equal values the last in the order of
     /// [`legal_moves`] first, so that `fast` plays what
-    /// [`crate::probe::values::best_move`] plays.
+    /// [`crate::probe::values::best_move`] plays. Under a count rule, read
+    /// at a count of zero ([`Solved::moves_at`]).
     fn moves(&self, pos: &Position) -> Result<Vec<Choice<Move>>, DuelError> {
+        self.moves_at(pos, 0)
+    }
+
+    fn quiet_limit(&self) -> Option<u16> {
+        self.rules.quiet_limit
+    }
+
+    /// [`Solved::moves`] after `quiet` quiet plies: under the count rule
+    /// each move's successor is read at its own count ([`Count::after`],
+    /// [`Count::read`]; a placement position's outcome needs none).
+    fn moves_at(&self, pos: &Position, quiet: u16) -> Result<Vec<Choice<Move>>, DuelError> {
+        let count = count_of(self.rules, pos, quiet);
         let mut out = legal_moves::<B>(pos, self.rules)
             .into_iter()
             .rev()
@@ -119,12 +153,18 @@ impl<B: Board, V: Values<B>> Solved for Family<'_, B, V> {
                 let (v, has_distance) = match ending::<B>(&next, self.rules) {
                     Some(Ending::Loss(_)) => (Value::loss(0), true),
                     Some(Ending::FullBoardDraw) => (Value::DRAW, true),
-                    None => (
-                        self.values.value(&next).ok_or_else(|| {
+                    None => {
+                        let v = self.values.value(&next).ok_or_else(|| {
                             DuelError::Missing(rules::format_position::<B>(&next))
-                        })?,
-                        self.values.has_distance(&next),
-                    ),
+                        })?;
+                        let has_distance = self.values.has_distance(&next);
+                        let v = if has_distance {
+                            read_after(count, mv, v)
+                        } else {
+                            v
+                        };
+                        (v, has_distance)
+                    }
                 };
                 let converts =
                     mv.removal().is_some() || (self.rules.interleave && mv.from().is_none());
@@ -206,6 +246,17 @@ impl Solved for Nine<'_> {
     /// Best first, as [`Tablebases::best_moves`] and
     /// [`Tablebases::move_outcomes`] list them.
     fn moves(&self, pos: &Position) -> Result<Vec<Choice<Move>>, DuelError> {
+        self.moves_at(pos, 0)
+    }
+
+    fn quiet_limit(&self) -> Option<u16> {
+        self.tb.rules().quiet_limit
+    }
+
+    /// [`Solved::moves`] after `quiet` quiet plies: under the count rule
+    /// each moving-phase move's successor is read at its own count
+    /// ([`Tablebases::move_values_at`]; every placement restarts it).
+    fn moves_at(&self, pos: &Position, quiet: u16) -> Result<Vec<Choice<Move>>, DuelError> {
         if pos.placing() {
             return Ok(self
                 .tb
@@ -218,9 +269,28 @@ impl Solved for Nine<'_> {
                 })
                 .collect());
         }
-        Ok(self
-            .tb
-            .best_moves(pos)?
+        let count = count_of(self.tb.rules(), pos, quiet);
+        let best = match count {
+            None => self.tb.best_moves(pos)?,
+            Some(c) => {
+                let mut moves = if c.expired() {
+                    // The count has drawn the game: a quiet move's
+                    // successor is past the limit.
+                    let mut moves = self.tb.move_values(pos)?;
+                    for (m, v) in &mut moves {
+                        if m.removal().is_none() && v.distance() != Some(1) {
+                            *v = Value::DRAW;
+                        }
+                    }
+                    moves
+                } else {
+                    self.tb.move_values_at(pos, Some(c))?
+                };
+                moves.sort_by_key(|&(m, v)| crate::probe::analysis::preference(m, v));
+                moves
+            }
+        };
+        Ok(best
             .into_iter()
             .map(|(mv, value)| Choice {
                 mv,

@@ -4,7 +4,11 @@
 //! (rayon). Games follow the rules of play between people
 //! (`docs/rules.md`): besides the rules' own ends, a position repeated a
 //! third time, or 50 moves of each side (100 plies) without a placement or
-//! a removal, is a draw.
+//! a removal, is a draw. Under a count rule ([`Solved::quiet_limit`]) the
+//! count replaces the 50-move rule: a game is drawn once the rule's limit
+//! of quiet plies is reached (unless that ply ends it), the quiet plies of
+//! each position are tracked, and both players read the tables at the
+//! count ([`Solved::moves_at`], [`Policy::choose_at`]).
 //!
 //! Game `i` draws the policy's randomness and the opponent's from two
 //! streams of one ChaCha8 generator seeded by the match seed (streams `2i`
@@ -12,7 +16,7 @@
 //! number of threads, and matches of different policies with one seed
 //! face the same opponent random numbers (common random numbers).
 
-use crate::duel::{Choice, DuelError, Finish, Opponent, Policy, Solved};
+use crate::duel::{finish_at, quiet_after, Choice, DuelError, Finish, Opponent, Policy, Solved};
 use crate::rules::position::Color;
 use rand::rngs::ChaCha8Rng;
 use rand::SeedableRng;
@@ -43,6 +47,9 @@ pub enum End {
     Repetition,
     /// 100 plies without a placement or a removal.
     Quiet,
+    /// The count rule's limit of plies without a placement or a removal
+    /// ([`Solved::quiet_limit`]).
+    Count,
 }
 
 /// One game of a match.
@@ -128,6 +135,9 @@ pub struct DuelReport {
     pub repetitions: u64,
     /// Games drawn by the 50-move count.
     pub quiet_draws: u64,
+    /// Games drawn by the count rule of the tables' rule set
+    /// ([`Solved::quiet_limit`]; 0 without one).
+    pub count_draws: u64,
 }
 
 impl DuelReport {
@@ -160,6 +170,7 @@ impl DuelReport {
             mean_errors: mean(|r| f64::from(r.errors)),
             repetitions: records.iter().filter(|r| r.end == End::Repetition).count() as u64,
             quiet_draws: records.iter().filter(|r| r.end == End::Quiet).count() as u64,
+            count_draws: records.iter().filter(|r| r.end == End::Count).count() as u64,
         }
     }
 }
@@ -203,14 +214,29 @@ pub fn play_game<G: Solved>(
     } else {
         Color::Black
     };
+    play_from(game, options, i, color, game.start(), 0)
+}
+
+/// Game `i` of a match played from `start` after `quiet` quiet plies
+/// (the count rule's count; 0 at the start of a game), the policy side
+/// playing `color`; the random numbers of game `i` ([`play_game`]).
+pub fn play_from<G: Solved>(
+    game: &G,
+    options: &DuelOptions,
+    i: u64,
+    color: Color,
+    start: G::Position,
+    quiet: u16,
+) -> Result<GameRecord, DuelError> {
     let mut ours = ChaCha8Rng::seed_from_u64(options.seed);
     ours.set_stream(2 * i);
     let mut theirs = ChaCha8Rng::seed_from_u64(options.seed);
     theirs.set_stream(2 * i + 1);
-    let mut pos = game.start();
+    let mut pos = start;
     // Positions since the last irreversible move, for repetitions.
     let mut history = vec![pos];
-    let mut quiet = 0;
+    let mut quiet = quiet;
+    let limit = game.quiet_limit();
     let mut plies = 0;
     let mut errors = 0;
     let record = |points: f64, plies: u32, end: End, errors: u32| GameRecord {
@@ -222,15 +248,16 @@ pub fn play_game<G: Solved>(
     };
     loop {
         let side = game.to_move(&pos);
-        match game.finish(&pos) {
+        match finish_at(game, &pos, quiet) {
             Some(Finish::Loss) => {
                 let points = if side == color { 0.0 } else { 1.0 };
                 return Ok(record(points, plies, End::Rules, errors));
             }
             Some(Finish::Draw) => return Ok(record(0.5, plies, End::Rules, errors)),
+            Some(Finish::Count) => return Ok(record(0.5, plies, End::Count, errors)),
             None => {}
         }
-        let moves: Vec<Choice<G::Move>> = game.moves(&pos)?;
+        let moves: Vec<Choice<G::Move>> = game.moves_at(&pos, quiet)?;
         if moves.is_empty() {
             // Not finished, yet no move: the tables and the rules disagree.
             return Err(DuelError::Missing(format!("the moves after ply {plies}")));
@@ -238,7 +265,7 @@ pub fn play_game<G: Solved>(
         let k = if side == color {
             options
                 .policy
-                .choose(game, &pos, &moves, &history, &mut ours)?
+                .choose_at(game, &pos, quiet, &moves, &history, &mut ours)?
         } else {
             let k = options.opponent.choose(&moves, &mut theirs);
             let best = moves.iter().map(|c| c.value.outcome()).max();
@@ -249,19 +276,19 @@ pub fn play_game<G: Solved>(
         };
         let m = moves[k].mv;
         let irreversible = game.irreversible(&pos, m);
+        quiet = quiet_after(game, &pos, m, quiet);
         pos = game.play(&pos, m);
         plies += 1;
         if irreversible {
             history.clear();
-            quiet = 0;
-        } else {
-            quiet += 1;
         }
         history.push(pos);
         if history.iter().filter(|&&p| p == pos).count() >= 3 {
             return Ok(record(0.5, plies, End::Repetition, errors));
         }
-        if quiet >= QUIET_PLIES && game.finish(&pos).is_none() {
+        // Under a count rule the count ends the game (at the top of the
+        // loop); else the rules of play between people.
+        if limit.is_none() && u32::from(quiet) >= QUIET_PLIES && game.finish(&pos).is_none() {
             return Ok(record(0.5, plies, End::Quiet, errors));
         }
     }

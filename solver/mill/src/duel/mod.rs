@@ -78,6 +78,9 @@ pub enum Finish {
     Loss,
     /// A draw by the rules (a full board where the rule set says so).
     Draw,
+    /// A draw by the count rule: [`Solved::quiet_limit`] plies in a row
+    /// without a placement or a removal ([`finish_at`]).
+    Count,
 }
 
 /// A solved game as a match sees it: the start, the end, the moves with
@@ -108,6 +111,48 @@ pub trait Solved {
     fn sector_value(&self, _pos: &Self::Position) -> Option<i32> {
         None
     }
+    /// The count rule's limit (`RuleSet::quiet_limit`): the game is drawn
+    /// once this many plies in a row pass without a placement or a removal
+    /// ([`Solved::irreversible`]), and [`Solved::moves_at`] reads the
+    /// tables at the count. `None` (the default): no count rule.
+    fn quiet_limit(&self) -> Option<u16> {
+        None
+    }
+    /// [`Solved::moves`] of a position after `quiet` quiet plies under the
+    /// count rule: each move's value read at the count of the position it
+    /// leads to (`probe::count::Count::after`). Without a count rule (the
+    /// default) the values of [`Solved::moves`], whatever `quiet`.
+    fn moves_at(
+        &self,
+        pos: &Self::Position,
+        quiet: u16,
+    ) -> Result<Vec<Choice<Self::Move>>, DuelError> {
+        let _ = quiet;
+        self.moves(pos)
+    }
+}
+
+/// The quiet plies after move `m` of `pos` played after `quiet` of them:
+/// zero after an irreversible move (a placement or a removal), else one
+/// more.
+pub fn quiet_after<G: Solved + ?Sized>(game: &G, pos: &G::Position, m: G::Move, quiet: u16) -> u16 {
+    if game.irreversible(pos, m) {
+        0
+    } else {
+        quiet.saturating_add(1)
+    }
+}
+
+/// How the game stands at `pos` after `quiet` quiet plies: its end by the
+/// rules ([`Solved::finish`]: a loss at the limit is still a loss), else a
+/// draw by the count rule once `quiet` reaches [`Solved::quiet_limit`],
+/// else `None` (the game goes on).
+pub fn finish_at<G: Solved + ?Sized>(game: &G, pos: &G::Position, quiet: u16) -> Option<Finish> {
+    game.finish(pos).or_else(|| {
+        game.quiet_limit()
+            .filter(|&limit| quiet >= limit)
+            .map(|_| Finish::Count)
+    })
 }
 
 /// Points for the side to move of a game-theoretic outcome: 1 a win, ½ a

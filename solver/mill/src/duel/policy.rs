@@ -18,7 +18,7 @@
 //!   into the sector of `std.secval` best for us; ties at random.
 
 use crate::duel::fallible::{best_value, Opponent};
-use crate::duel::{points, Choice, DuelError, Finish, Solved};
+use crate::duel::{finish_at, points, quiet_after, Choice, DuelError, Finish, Solved};
 use rand::{Rng, RngExt};
 use std::fmt;
 use std::str::FromStr;
@@ -135,12 +135,30 @@ impl Policy {
         history: &[G::Position],
         rng: &mut R,
     ) -> Result<usize, DuelError> {
+        self.choose_at(game, pos, 0, moves, history, rng)
+    }
+
+    /// [`Policy::choose`] in a position after `quiet` quiet plies under
+    /// the game's count rule ([`Solved::quiet_limit`]): `moves` are
+    /// [`Solved::moves_at`] that count, and `ultra` looks ahead at the
+    /// counts of the positions it reaches (a count at its limit is a
+    /// draw). Without a count rule, [`Policy::choose`].
+    pub fn choose_at<G: Solved, R: Rng + ?Sized>(
+        &self,
+        game: &G,
+        pos: &G::Position,
+        quiet: u16,
+        moves: &[Choice<G::Move>],
+        history: &[G::Position],
+        rng: &mut R,
+    ) -> Result<usize, DuelError> {
         let best = best_indices(moves);
         if best.len() <= 1 {
             return Ok(best.first().copied().unwrap_or(0));
         }
         let score = |i: usize| -> Result<f64, DuelError> {
             let next = game.play(pos, moves[i].mv);
+            let next_quiet = quiet_after(game, pos, moves[i].mv, quiet);
             match self {
                 Policy::Ultra(u) => {
                     let seen = history.iter().filter(|&&p| p == next).count();
@@ -148,12 +166,12 @@ impl Policy {
                         // A third occurrence: a draw by repetition.
                         return Ok(0.5 - SEEN_STEP * seen as f64);
                     }
-                    let score = after_our_move(game, &next, u.depth, &u.model)?;
+                    let score = after_our_move(game, &next, next_quiet, u.depth, &u.model)?;
                     // Round to whole steps, so that the repetitions order
                     // moves of (nearly) equal score.
                     Ok((score / SCORE_STEP).round() * SCORE_STEP - SEEN_STEP * seen as f64)
                 }
-                Policy::SectorValue => match game.finish(&next) {
+                Policy::SectorValue => match finish_at(game, &next, next_quiet) {
                     // The game ends: no sector; the value decides.
                     Some(_) => Ok(0.0),
                     None => Ok(-f64::from(
@@ -199,6 +217,29 @@ impl Policy {
         }
         Ok(Some(moves[self.choose(game, pos, &moves, history, rng)?]))
     }
+
+    /// [`Policy::pick`] after `quiet` quiet plies under the game's count
+    /// rule ([`Policy::choose_at`]); `None` also when the count has drawn
+    /// the game.
+    pub fn pick_at<G: Solved, R: Rng + ?Sized>(
+        &self,
+        game: &G,
+        pos: &G::Position,
+        quiet: u16,
+        history: &[G::Position],
+        rng: &mut R,
+    ) -> Result<Option<Choice<G::Move>>, DuelError> {
+        if finish_at(game, pos, quiet).is_some() {
+            return Ok(None);
+        }
+        let moves = game.moves_at(pos, quiet)?;
+        if moves.is_empty() {
+            return Ok(None);
+        }
+        Ok(Some(
+            moves[self.choose_at(game, pos, quiet, &moves, history, rng)?],
+        ))
+    }
 }
 
 /// Ultra's scores are compared to this precision.
@@ -221,15 +262,16 @@ fn pick_max<R: Rng + ?Sized>(scores: &[f64], rng: &mut R) -> usize {
 fn after_our_move<G: Solved>(
     game: &G,
     q: &G::Position,
+    quiet: u16,
     depth: u32,
     model: &Opponent,
 ) -> Result<f64, DuelError> {
-    match game.finish(q) {
+    match finish_at(game, q, quiet) {
         Some(Finish::Loss) => return Ok(1.0),
-        Some(Finish::Draw) => return Ok(0.5),
+        Some(Finish::Draw | Finish::Count) => return Ok(0.5),
         None => {}
     }
-    let replies = game.moves(q)?;
+    let replies = game.moves_at(q, quiet)?;
     let mut p = Vec::with_capacity(replies.len());
     model.probabilities(&replies, &mut p);
     let mut total = 0.0;
@@ -243,7 +285,8 @@ fn after_our_move<G: Solved>(
             // tables' value.
             ours
         } else {
-            our_best(game, &game.play(q, r.mv), depth - 1, model)?
+            let after = quiet_after(game, q, r.mv, quiet);
+            our_best(game, &game.play(q, r.mv), after, depth - 1, model)?
         };
         total += pr * v;
     }
@@ -255,15 +298,16 @@ fn after_our_move<G: Solved>(
 fn our_best<G: Solved>(
     game: &G,
     p: &G::Position,
+    quiet: u16,
     depth: u32,
     model: &Opponent,
 ) -> Result<f64, DuelError> {
-    match game.finish(p) {
+    match finish_at(game, p, quiet) {
         Some(Finish::Loss) => return Ok(0.0),
-        Some(Finish::Draw) => return Ok(0.5),
+        Some(Finish::Draw | Finish::Count) => return Ok(0.5),
         None => {}
     }
-    let moves = game.moves(p)?;
+    let moves = game.moves_at(p, quiet)?;
     let best = best_indices(&moves);
     let Some(&first) = best.first() else {
         return Ok(0.0);
@@ -276,6 +320,7 @@ fn our_best<G: Solved>(
         top = top.max(after_our_move(
             game,
             &game.play(p, moves[i].mv),
+            quiet_after(game, p, moves[i].mv, quiet),
             depth,
             model,
         )?);

@@ -542,3 +542,25 @@ pub fn best_move<B: Board>(
         .into_iter()
         .min_by_key(|&(m, v)| crate::probe::analysis::preference(m, v))
 }
+
+/// [`best_move`] after `plies` quiet plies under the rule set's count rule:
+/// every move's value read at its count ([`analyse_at`]'s values), so that
+/// the fastest win is one the count leaves time for. Without a count rule
+/// (or in the placement phase, where every move restarts the count), the
+/// move of [`best_move`]; `None` also when the count has drawn the game
+/// or `plies` is past the limit.
+pub fn best_move_at<B: Board>(
+    sol: &impl Values<B>,
+    rules: RuleSet,
+    pos: &Position,
+    plies: u16,
+) -> Option<(Move, Value)> {
+    let count = Count::of(rules, if pos.placing() { 0 } else { plies }).ok()?;
+    if count.is_some_and(|c| c.expired()) {
+        return None;
+    }
+    legal_moves::<B>(pos, rules)
+        .into_iter()
+        .filter_map(|m| move_value(sol, rules, pos, m, count).map(|(v, _)| (m, v)))
+        .min_by_key(|&(m, v)| crate::probe::analysis::preference(m, v))
+}
