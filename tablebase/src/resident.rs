@@ -154,32 +154,6 @@ impl Wdl {
                 bits,
             });
         }
-        if let Some(limit) = limit {
-            bits.par_chunks_mut(block / 4)
-                .enumerate()
-                .try_for_each_init(
-                    || (Vec::new(), context()),
-                    |(raw, dctx): &mut (Vec<u8>, _), (b, out)| {
-                        let n = table.block_len(b);
-                        raw.resize(n * width, 0);
-                        table.load_block_into(b, raw, dctx.as_mut())?;
-                        let value = |k: usize| match width {
-                            1 => Value(raw[k] as u16),
-                            _ => Value(u16::from_le_bytes([raw[2 * k], raw[2 * k + 1]])),
-                        };
-                        for (i, byte) in out.iter_mut().enumerate() {
-                            *byte = (4 * i..(4 * i + 4).min(n)).fold(0, |p, k| {
-                                p | code(value(k).within(limit).0) << (2 * (k - 4 * i))
-                            });
-                        }
-                        Ok(())
-                    },
-                )?;
-            return Ok(Wdl {
-                slots: h.slots,
-                bits,
-            });
-        }
         let codes = byte_codes();
         bits.par_chunks_mut(block / 4)
             .enumerate()
@@ -189,7 +163,18 @@ impl Wdl {
                     let n = table.block_len(b);
                     raw.resize(n * width, 0);
                     table.load_block_into(b, raw, dctx.as_mut())?;
-                    if width == 1 {
+                    if let Some(limit) = limit {
+                        // Under a count rule, value by value.
+                        let value = |k: usize| match width {
+                            1 => Value(raw[k] as u16),
+                            _ => Value(u16::from_le_bytes([raw[2 * k], raw[2 * k + 1]])),
+                        };
+                        for (i, byte) in out.iter_mut().enumerate() {
+                            *byte = (4 * i..(4 * i + 4).min(n)).fold(0, |p, k| {
+                                p | code(value(k).within(limit).0) << (2 * (k - 4 * i))
+                            });
+                        }
+                    } else if width == 1 {
                         for (byte, four) in out.iter_mut().zip(raw.chunks(4)) {
                             *byte = match four.try_into() {
                                 Ok(four) => pack4(u32::from_le_bytes(four)),
