@@ -325,6 +325,11 @@ fn six_duel_and_play_under_the_count_rule() {
     assert_eq!(r["quiet_draws"], 0);
     assert!(r["count_draws"].as_u64().unwrap() > 0, "{out}");
     assert_eq!(r["losses"], 0);
+    // Every game in which the perfect player stood at a win (at its count)
+    // it won: none drawn by the count.
+    assert!(r["stood_to_win"].as_u64().unwrap() > 0, "{out}");
+    assert_eq!(r["wins_let_slip"], 0, "{out}");
+    assert_eq!(r["stood_to_win"], r["wins"], "{out}");
     let (out, ok) = run_cli(&[&["six", "duel", "--games", "20"][..], &common].concat());
     assert!(
         ok && out.contains("by the count rule (10 quiet plies)"),

@@ -1204,7 +1204,7 @@ impl mill::MillGame for Gated {
     fn searches(&self, position: &str) -> bool {
         position.starts_with("search")
     }
-    fn analysis_text(&self, position: &str) -> Result<String, mill::GameError> {
+    fn analysis_text_at(&self, position: &str, _plies: u16) -> Result<String, mill::GameError> {
         use std::sync::atomic::Ordering::SeqCst;
         if self.searches(position) {
             let now = self.running.fetch_add(1, SeqCst) + 1;
@@ -1215,8 +1215,8 @@ impl mill::MillGame for Gated {
         }
         Ok(json!({ "position": position }).to_string())
     }
-    fn best(&self, position: &str) -> Result<Json, mill::GameError> {
-        self.analyse(position)
+    fn best_at(&self, position: &str, plies: u16) -> Result<Json, mill::GameError> {
+        self.analyse_at(position, plies)
     }
     fn stats(&self) -> Result<Json, mill::GameError> {
         Ok(json!({}))

@@ -25,7 +25,9 @@
 //! hand),
 //! plays a game on Six that Back and Forward step through and that
 //! survives Statistics and back and a reload, opens its copied link in a
-//! new tab, and checks the phone layout
+//! new tab, switches the count rule on and off on a cursed win of Six
+//! (the count shown, the cursed win marked, a quiet move counted), and
+//! checks the phone layout
 //! at 390 px. It saves screenshots (into `$SCREENSHOTS_DIR`, default the
 //! target's temporary directory; `scripts/screenshots.sh` writes them into
 //! `docs/img/`) and a screenshot on failure.
@@ -276,6 +278,9 @@ async fn run(client: &Client, addr: SocketAddr, shots: &std::path::Path) -> Resu
     six_kept(client, addr, &base)
         .await
         .map_err(|e| format!("a kept game on Six: {e}"))?;
+    count_rule(client, addr, &base, shots)
+        .await
+        .map_err(|e| format!("the count rule on Six: {e}"))?;
     panel_edges(client, &base)
         .await
         .map_err(|e| format!("the panel at 1366 px: {e}"))?;
@@ -900,6 +905,10 @@ fn boards_config() -> server::Config {
         ),
         (&["nine", "generate", "--stones", "4", "--placement"], nine),
         (&["six", "generate", "--stones", "3"], &boards),
+        (
+            &["six", "generate", "--stones", "3", "--quiet-limit", "4"],
+            &boards,
+        ),
         (&["lasker", "generate", "--stones", "3"], &boards),
         (&["morabaraba", "generate", "--stones", "3"], &boards),
     ] {
@@ -920,8 +929,134 @@ fn boards_config() -> server::Config {
         six_dir: boards.clone(),
         lasker_dir: boards.clone(),
         morabaraba_dir: boards,
+        quiet_limit: Some(COUNT_LIMIT),
         ..web::config(nine)
     }
+}
+
+/// The count rule the browser test's server also serves (Six's tables
+/// only: the other boards' are missing, and say so when asked).
+const COUNT_LIMIT: u16 = 4;
+
+/// A moving-phase position of Six's served game that the count rule of
+/// [`COUNT_LIMIT`] plies turns from a win into a draw (a cursed win),
+/// found by a walk from the start over the API.
+fn cursed_six(addr: SocketAddr) -> Result<String> {
+    let start = web::get(addr, "/api/games").json();
+    let start = start
+        .as_array()
+        .and_then(|g| g.iter().find(|g| g["id"] == "six"))
+        .and_then(|g| g["start"].as_str())
+        .ok_or("no Six in /api/games")?
+        .to_string();
+    let mut queue = std::collections::VecDeque::from([start]);
+    let mut seen = std::collections::HashSet::new();
+    while let Some(pos) = queue.pop_front() {
+        let probe = get_position(addr, "/api/six/probe", &pos).json();
+        let a = web::get(
+            addr,
+            &format!(
+                "/api/six/probe?position={}&quiet_plies=0",
+                web::encode(&pos)
+            ),
+        )
+        .json();
+        if a["label"] == "cursed-win" && a["source"] == "tables" {
+            return Ok(pos);
+        }
+        for m in probe["moves"].as_array().ok_or("no moves")?.iter().take(6) {
+            let r = web::get(
+                addr,
+                &format!(
+                    "/api/six/replay?position={}&moves={}",
+                    web::encode(&pos),
+                    web::encode(m["move"].as_str().unwrap_or(""))
+                ),
+            )
+            .json();
+            let next = r["positions"][1].as_str().ok_or("replay")?.to_string();
+            if seen.insert(next.clone()) && seen.len() < 5000 {
+                queue.push_back(next);
+            }
+        }
+    }
+    Err("no cursed win on Six's board".into())
+}
+
+/// The count rule on Six's board: off by default (its row shown, since
+/// the server serves the rule); switched on, the count is shown, a cursed
+/// win is marked in the status and on the moves the rule draws; a quiet
+/// move counts one ply more; switched off, the win without the rule.
+async fn count_rule(
+    client: &Client,
+    addr: SocketAddr,
+    base: &str,
+    shots: &std::path::Path,
+) -> Result<()> {
+    let pos = cursed_six(addr)?;
+    client
+        .goto(&format!("{base}#six/{}", web::encode(&pos)))
+        .await
+        .map_err(|e| e.to_string())?;
+    wait(
+        client,
+        &format!(
+            "document.getElementById('m-text').value === {} && {ROWS}.length > 0",
+            json!(pos)
+        ),
+    )
+    .await?;
+    wait(client, "!document.getElementById('m-count-row').hidden").await?;
+    let off = text(client, "m-status").await?;
+    if !off.contains("win") || off.contains("cursed") {
+        return Err(format!("without the rule the status is `{off}`"));
+    }
+    click_id(client, "m-count").await?;
+    wait(
+        client,
+        "document.getElementById('m-status').dataset.label === 'cursed-win'",
+    )
+    .await?;
+    let on = text(client, "m-status").await?;
+    if !on.contains("draw") || !on.contains("cursed win") {
+        return Err(format!("under the rule the status is `{on}`"));
+    }
+    let line = text(client, "m-count-line").await?;
+    if !line.contains(&format!("0 of {COUNT_LIMIT}")) {
+        return Err(format!("the count line is `{line}`"));
+    }
+    let labelled = wait(
+        client,
+        &format!("{ROWS}.filter((r) => r.dataset.label === 'cursed-win').length"),
+    )
+    .await?;
+    if labelled == json!(0) {
+        return Err("no move marked as a cursed win".into());
+    }
+    shot(client, shots.join("count-rule.png")).await?;
+    // A quiet move (no removal) counts one ply.
+    let quiet = eval(
+        client,
+        &format!("({ROWS}.find((r) => !r.dataset.move.includes('x')) || {{}}).dataset.move"),
+    )
+    .await?;
+    let quiet = quiet.as_str().ok_or("no quiet move")?.to_string();
+    click_move(client, &quiet).await?;
+    wait(
+        client,
+        &format!(
+            "document.getElementById('m-count-line').textContent.includes('1 of {COUNT_LIMIT}') && {ROWS}.length > 0"
+        ),
+    )
+    .await?;
+    // Off again: the values without the rule.
+    click_id(client, "m-count").await?;
+    wait(
+        client,
+        "document.getElementById('m-count-line').textContent === '' && document.getElementById('m-status').dataset.label === ''",
+    )
+    .await?;
+    Ok(())
 }
 
 /// A board's tab: its start is the served game's (`/api/games`; on Nine

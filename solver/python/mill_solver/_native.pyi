@@ -239,9 +239,13 @@ class Game:
         *,
         hash_mib: int = 256,
         threads: Optional[int] = None,
+        quiet_limit: Optional[int] = None,
     ) -> Game: ...
     @property
     def name(self) -> str: ...
+    @property
+    def quiet_limit(self) -> Optional[int]:
+        """The count rule's limit in plies, None when played without one."""
     @property
     def title(self) -> str: ...
     @property
@@ -258,9 +262,19 @@ class Game:
         """The position and its legal moves (no tables needed)."""
     def play(self, position: Optional[str], moves: Union[str, Sequence[str]]) -> str:
         """The position after the moves."""
-    def probe(self, position: Optional[str] = None, moves: Optional[Union[str, Sequence[str]]] = None) -> Dict[str, Any]:
-        """The analysis: ``position``, ``value``, ``dtc``, ``source``, ``moves``."""
-    def best_move(self, position: Optional[str] = None) -> Optional[Dict[str, Any]]:
+    def probe(
+        self,
+        position: Optional[str] = None,
+        moves: Optional[Union[str, Sequence[str]]] = None,
+        *,
+        quiet_plies: Optional[int] = None,
+    ) -> Dict[str, Any]:
+        """The analysis: ``position``, ``value``, ``dtc``, ``source``, ``moves``;
+        under the count rule also ``quiet_limit``, ``quiet_plies``, ``label``
+        and ``plain_value``."""
+    def best_move(
+        self, position: Optional[str] = None, *, quiet_plies: Optional[int] = None
+    ) -> Optional[Dict[str, Any]]:
         """The perfect player's move (``move``, ``value``, ``dtc``), None when the game is over."""
     def stats(self) -> Dict[str, Any]:
         """The object of ``solver <game> stats --json``."""

@@ -41,9 +41,20 @@ fn to_python<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound<
 /// position when omitted; answers are the web API's JSON objects as dicts.
 /// The tables are opened when first needed: a missing table is a
 /// `TablebaseError` naming the command that makes it.
+///
+/// With `quiet_limit=PLIES` the game is played under the count rule
+/// (`docs/rules.md`): its tables are those of `generate --quiet-limit
+/// PLIES` (they may share the directory with the tables without the
+/// rule), `probe` and `best_move` take the quiet plies already played,
+/// and `probe` marks each value the rule changes (`label`: `"cursed-win"`,
+/// `"blessed-loss"`, or `None`; `plain_value`) when the tables without the
+/// rule are there too.
 #[pyclass(name = "Game", module = "mill_solver", frozen)]
 pub struct PyGame {
+    /// The game without a count rule (every question without one).
     game: Box<dyn MillGame>,
+    /// The game under the count rule, when asked for.
+    counted: Option<Box<dyn MillGame>>,
     dir: PathBuf,
 }
 
@@ -51,20 +62,42 @@ impl PyGame {
     fn position(&self, position: Option<&str>) -> String {
         position.map_or_else(|| self.game.start(), str::to_string)
     }
+
+    /// The game that answers: the count rule's when there is one.
+    fn answering(&self) -> &dyn MillGame {
+        self.counted.as_deref().unwrap_or(self.game.as_ref())
+    }
+
+    /// `quiet_plies` checked: a whole number, 0 without a count rule.
+    fn plies(&self, quiet_plies: Option<&Bound<'_, PyAny>>) -> PyResult<u16> {
+        let Some(q) = quiet_plies else {
+            return Ok(0);
+        };
+        let Some(limit) = self.counted.as_ref().and_then(|c| c.rules().quiet_limit) else {
+            let plies = int_in(q, "quiet_plies", 0, 0).map_err(|_| {
+                PyValueError::new_err(
+                    "quiet_plies needs a game under the count rule: Game(..., quiet_limit=PLIES)",
+                )
+            })?;
+            return Ok(plies as u16);
+        };
+        Ok(int_in(q, "quiet_plies", 0, i128::from(limit))? as u16)
+    }
 }
 
 #[pymethods]
 impl PyGame {
     #[new]
     #[pyo3(
-        signature = (game, directory, *, hash_mib = None, threads = None),
-        text_signature = "(game, directory, *, hash_mib=256, threads=None)"
+        signature = (game, directory, *, hash_mib = None, threads = None, quiet_limit = None),
+        text_signature = "(game, directory, *, hash_mib=256, threads=None, quiet_limit=None)"
     )]
     fn new(
         game: &str,
         directory: PathBuf,
         hash_mib: Option<&Bound<'_, PyAny>>,
         threads: Option<&Bound<'_, PyAny>>,
+        quiet_limit: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyGame> {
         let mut options = SearchOptions {
             hash_mib: 256,
@@ -76,16 +109,30 @@ impl PyGame {
         if let Some(t) = threads {
             options.threads = int_in(t, "threads", 1, 256)? as usize;
         }
-        let Some(g) = games::open(game, &directory, options) else {
-            return Err(PyValueError::new_err(format!(
-                "game must be one of {}, found {game:?}",
-                games::GAMES.join(", ")
-            )));
+        let limit = quiet_limit
+            .map(|l| int_in(l, "quiet_limit", 1, 10_000).map(|l| l as u16))
+            .transpose()?;
+        let open = |limit| {
+            games::open_with(game, &directory, options, limit)
+                .map_err(|e| PyValueError::new_err(e.to_string()))?
+                .ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "game must be one of {}, found {game:?}",
+                        games::GAMES.join(", ")
+                    ))
+                })
         };
         Ok(PyGame {
-            game: g,
+            game: open(None)?,
+            counted: limit.map(|l| open(Some(l))).transpose()?,
             dir: directory,
         })
+    }
+
+    /// The count rule's limit in plies (`None`: played without one).
+    #[getter]
+    fn quiet_limit(&self) -> Option<u16> {
+        self.counted.as_ref().and_then(|c| c.rules().quiet_limit)
     }
 
     /// The game's name (`"six"`).
@@ -160,34 +207,66 @@ impl PyGame {
     /// (plies to conversion, `None` when not known), `source` (`"tables"`,
     /// `"search"`, `"game-over"`), `moves` (every legal move, best first:
     /// `move`, `value`, `dtc`). The GIL is released while it runs.
-    #[pyo3(signature = (position = None, moves = None))]
+    ///
+    /// Under the count rule (`Game(..., quiet_limit=L)`), `quiet_plies`
+    /// is the count at `position` (plies since the last removal or
+    /// placement, 0 to L; `moves` advance it) and the answer adds
+    /// `quiet_limit`, `quiet_plies` (each move's too: the count after it)
+    /// and the marks `label` and `plain_value` (see `Game`).
+    #[pyo3(signature = (position = None, moves = None, *, quiet_plies = None))]
     fn probe<'py>(
         &self,
         py: Python<'py>,
         position: Option<&str>,
         moves: Option<&Bound<'py, PyAny>>,
+        quiet_plies: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let pos = match moves {
-            Some(m) => self.play(position, m)?,
-            None => self.position(position),
+        let mut plies = self.plies(quiet_plies)?;
+        let Some(counted) = self.counted.as_deref() else {
+            let pos = match moves {
+                Some(m) => self.play(position, m)?,
+                None => self.position(position),
+            };
+            let answer = py
+                .allow_threads(|| self.game.analysis_text(&pos))
+                .map_err(|e| game_error(e, false))?;
+            return py.import("json")?.call_method1("loads", (answer,));
         };
+        let mut pos = self.position(position);
+        if let Some(m) = moves {
+            let list: Vec<String> = match m.extract::<String>() {
+                Ok(text) => text.split_whitespace().map(str::to_string).collect(),
+                Err(_) => m.extract()?,
+            };
+            for mv in &list {
+                (pos, plies) = games::count::play_counted(counted, &pos, mv, plies)
+                    .map_err(|e| game_error(e, true))?;
+            }
+        }
         let answer = py
-            .allow_threads(|| self.game.analysis_text(&pos))
+            .allow_threads(|| {
+                games::count::analyse_marked(counted, self.game.as_ref(), &pos, plies)
+            })
             .map_err(|e| game_error(e, false))?;
-        py.import("json")?.call_method1("loads", (answer,))
+        to_python(py, &answer)
     }
 
     /// The perfect player's move (`move`, `value`, `dtc`), `None` when the
-    /// game is over.
-    #[pyo3(signature = (position = None))]
+    /// game is over. Under the count rule, after `quiet_plies` quiet
+    /// plies: the fastest win the count leaves time for (`None` also once
+    /// the count has drawn the game).
+    #[pyo3(signature = (position = None, *, quiet_plies = None))]
     fn best_move<'py>(
         &self,
         py: Python<'py>,
         position: Option<&str>,
+        quiet_plies: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let plies = self.plies(quiet_plies)?;
         let pos = self.position(position);
+        let game = self.answering();
         let answer = py
-            .allow_threads(|| self.game.best(&pos))
+            .allow_threads(|| game.best_at(&pos, plies))
             .map_err(|e| game_error(e, false))?;
         to_python(py, &answer["best"])
     }
@@ -209,8 +288,11 @@ impl PyGame {
     }
 
     fn __repr__(&self) -> String {
+        let limit = self
+            .quiet_limit()
+            .map_or_else(String::new, |l| format!(", quiet_limit={l}"));
         format!(
-            "Game('{}', '{}', stones={})",
+            "Game('{}', '{}', stones={}{limit})",
             self.game.id(),
             self.dir.display(),
             self.game.rules().stones

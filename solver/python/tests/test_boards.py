@@ -139,3 +139,67 @@ def test_missing_tables_and_bad_input(tmp_path):
         game.show("WWWWWWW......... w 0 0")
     with pytest.raises(ms.MoveError):
         game.play(None, "a5 a5")
+
+
+LIMIT = 4
+
+
+@pytest.fixture(scope="session")
+def counted_dir(solver_bin, tmp_path_factory):
+    """Six's 4-stone game with and without a count rule of 4 plies."""
+    path = generate(solver_bin, tmp_path_factory, "counted", "six", "generate", "--stones", "4")
+    subprocess.run(
+        [solver_bin, "six", "generate", "--stones", "4", "--quiet-limit", str(LIMIT), "--dir", path, "--quiet"],
+        check=True,
+    )
+    return path
+
+
+def test_six_under_the_count_rule(counted_dir, solver_bin):
+    plain = ms.Game("six", counted_dir)
+    game = ms.Game("six", counted_dir, quiet_limit=LIMIT)
+    assert (game.quiet_limit, plain.quiet_limit) == (LIMIT, None)
+    assert "quiet_limit=4" in repr(game)
+    text = "W.W.B....B.W..B. w 0 0"
+    labels = set()
+    for q in range(LIMIT + 1):
+        a = game.probe(text, quiet_plies=q)
+        want = cli_json(
+            solver_bin, "six", "probe", "--stones", "4", "--quiet-limit", str(LIMIT),
+            "--quiet-plies", str(q), "--dir", counted_dir, "--json", text,
+        )
+        for key in ("value", "dtc", "source", "quiet_limit", "quiet_plies"):
+            assert a[key] == want[key], (q, key)
+        assert [(m["move"], m["value"], m["quiet_plies"]) for m in a["moves"]] == [
+            (m["move"], m["value"], m["quiet_plies"]) for m in want["moves"]
+        ]
+        before = plain.probe(text)
+        assert a["plain_value"] == before["value"]
+        for m in a["moves"]:
+            was = next(p["value"] for p in before["moves"] if p["move"] == m["move"])
+            expect = {("win", "draw"): "cursed-win", ("loss", "draw"): "blessed-loss"}.get((was, m["value"]))
+            assert m["label"] == expect, (q, m)
+            labels.add(m["label"])
+        best = game.best_move(text, quiet_plies=q)
+        if q == LIMIT:
+            assert a["source"] == "game-over" and best is None
+        else:
+            assert (best["value"], best["dtc"]) == (a["moves"][0]["value"], a["moves"][0]["dtc"])
+    # The rule bites near here: some position's win is drawn by the count.
+    for m in plain.probe(text)["moves"]:
+        after = plain.play(text, m["move"])
+        for q in (0, LIMIT - 1):
+            a = game.probe(after, quiet_plies=q)
+            was = plain.probe(after)["value"]
+            expect = {("win", "draw"): "cursed-win", ("loss", "draw"): "blessed-loss"}.get((was, a["value"]))
+            assert a["label"] == expect
+            labels.add(a["label"])
+    assert "cursed-win" in labels or "blessed-loss" in labels
+    # Moves advance the count: a slide adds a ply, a removal restarts it.
+    slide = next(m["move"] for m in game.probe(text)["moves"] if "x" not in m["move"])
+    assert game.probe(text, [slide], quiet_plies=1)["quiet_plies"] == 2
+    with pytest.raises(ValueError, match="quiet_plies"):
+        game.probe(text, quiet_plies=LIMIT + 1)
+    with pytest.raises(ValueError, match="quiet_limit"):
+        plain.probe(text, quiet_plies=1)
+    assert plain.probe(text, quiet_plies=0) == plain.probe(text)

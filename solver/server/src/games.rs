@@ -15,8 +15,8 @@
 //! background, and a search keeps its table for the next one).
 
 use super::{
-    clip, json, params, position_param, record_param, style, ApiError, AppState, BestParams,
-    NoParams, Query, ReplayParams, Shared,
+    clip, json, params, position_param, quiet_plies_param, record_param, style, ApiError, AppState,
+    BestParams, NoParams, ProbeParams, Query, ReplayParams, Shared,
 };
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -33,7 +33,9 @@ use tokio::sync::Semaphore;
 pub const QUEUE: usize = 4;
 
 /// One game served under its API name, its directory (named in no
-/// answer) and its one placement search at a time.
+/// answer) and its one placement search at a time; with the same board
+/// under the count rule when the server serves one
+/// ([`GameState::with_count`]).
 pub struct GameState {
     name: &'static str,
     game: Arc<dyn MillGame>,
@@ -41,6 +43,7 @@ pub struct GameState {
     search: Arc<Semaphore>,
     waiting: Arc<AtomicUsize>,
     wait: Duration,
+    counted: Option<Box<GameState>>,
 }
 
 impl GameState {
@@ -65,7 +68,29 @@ impl GameState {
             search: Arc::new(Semaphore::new(1)),
             waiting: Arc::new(AtomicUsize::new(0)),
             wait,
+            counted: None,
         }
+    }
+
+    /// Also serve `counted`, the same board under a count rule (its
+    /// tables in the same directory), for questions with `quiet_plies`.
+    pub fn with_count(self, counted: Arc<dyn MillGame>) -> GameState {
+        let rule = GameState::named(self.name, counted, self.dir.clone(), self.wait);
+        GameState {
+            counted: Some(Box::new(rule)),
+            ..self
+        }
+    }
+
+    /// The game under the count rule, or the 400 saying there is none.
+    fn counted(&self) -> Result<&GameState, ApiError> {
+        self.counted.as_deref().ok_or_else(|| {
+            ApiError::bad_request(format!(
+                "`quiet_plies`: this server serves {} without a count rule \
+                 (start it with `solver serve --quiet-limit PLIES`)",
+                self.game.title()
+            ))
+        })
     }
 
     /// The game.
@@ -96,14 +121,15 @@ impl From<GameError> for ApiError {
 /// What a request asks of a game.
 #[derive(Clone, Copy)]
 enum Ask {
-    Probe,
     Show,
     Svg,
 }
 
 /// `GET /api/games`: every game of `state` with its `id`, `title`, the
 /// `start` position of the game its tables cover, the point names in
-/// `reading` order, `stones` a side, `flying`.
+/// `reading` order, `stones` a side, `flying`, and the count rule's
+/// `quiet_limit` its `quiet_plies` questions are answered under (null
+/// when the server serves it without one).
 fn list(state: &AppState) -> serde_json::Value {
     state
         .games
@@ -114,6 +140,7 @@ fn list(state: &AppState) -> serde_json::Value {
             serde_json::json!({
                 "id": g.name, "title": game.title(), "start": game.start(),
                 "reading": game.reading(), "stones": rules.stones, "flying": rules.flying,
+                "quiet_limit": g.counted.as_ref().and_then(|c| c.game.rules().quiet_limit),
             })
         })
         .collect()
@@ -145,11 +172,13 @@ pub fn routes(state: &AppState) -> Router<Arc<AppState>> {
                     },
                 ),
             );
-        for (path, ask) in [
-            ("probe", Ask::Probe),
-            ("show", Ask::Show),
-            ("svg", Ask::Svg),
-        ] {
+        router = router.route(
+            &format!("/api/{id}/probe"),
+            get(move |state: Shared, query: Query<ProbeParams>| async move {
+                probe(&state.games[i], query).await
+            }),
+        );
+        for (path, ask) in [("show", Ask::Show), ("svg", Ask::Svg)] {
             router = router.route(
                 &format!("/api/{id}/{path}"),
                 get(move |state: Shared, query: Query| async move {
@@ -286,11 +315,32 @@ async fn answer(g: &GameState, query: Query, ask_for: Ask) -> Result<Response, A
             g.game.svg(&text)?,
         )
             .into_response()),
-        // Serialised straight into the body (no JSON tree per answer).
-        Ask::Probe => ask(g, text, (), |game, text, ()| game.analysis_text(text))
-            .await
-            .map(|body| ([(header::CONTENT_TYPE, "application/json")], body).into_response()),
     }
+}
+
+/// `probe`: the analysis of a position; with `quiet_plies`, under the
+/// count rule after that many quiet plies, each value the rule changes
+/// marked against the game without it (`label`, `plain_value`:
+/// [`mill::games::count::mark`]).
+async fn probe(g: &GameState, query: Query<ProbeParams>) -> Result<Response, ApiError> {
+    let params = params(query)?;
+    let text = position_param(&params.position)?.to_string();
+    let Some(plies) = quiet_plies_param(&params.quiet_plies)? else {
+        // Serialised straight into the body (no JSON tree per answer).
+        return ask(g, text, (), |game, text, ()| game.analysis_text(text))
+            .await
+            .map(|body| ([(header::CONTENT_TYPE, "application/json")], body).into_response());
+    };
+    let rule = g.counted()?;
+    let mut answer = ask(rule, text.clone(), plies, |game, text, plies| {
+        game.analyse_at(text, *plies)
+    })
+    .await?;
+    // Without the plain game's tables the rule's answer comes unmarked.
+    if let Ok(plain) = ask(g, text, (), |game, text, ()| game.analyse(text)).await {
+        mill::games::count::mark(&mut answer, &plain);
+    }
+    Ok(json(answer))
 }
 
 /// `best`: the perfect player's move in the style asked for
@@ -301,9 +351,16 @@ async fn best(g: &GameState, query: Query<BestParams>) -> Result<Response, ApiEr
     let params = params(query)?;
     let (policy, seed) = style(&params)?;
     let text = position_param(&params.position)?.to_string();
-    ask(g, text, (policy, seed), |game, text, (policy, seed)| {
-        game.best_by(text, policy, *seed)
-    })
+    let (g, plies) = match quiet_plies_param(&params.quiet_plies)? {
+        Some(plies) => (g.counted()?, plies),
+        None => (g, 0),
+    };
+    ask(
+        g,
+        text,
+        (policy, seed, plies),
+        |game, text, (policy, seed, plies)| game.best_by_at(text, policy, *seed, *plies),
+    )
     .await
     .map(json)
 }

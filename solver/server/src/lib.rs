@@ -55,8 +55,13 @@ pub struct Config {
     /// Morabaraba moving-phase tables (`solver morabaraba generate
     /// --stones K`).
     pub morabaraba_dir: PathBuf,
-    /// The Nine Men's Morris rule set.
+    /// The Nine Men's Morris rule set (without a count rule: that is
+    /// [`Config::quiet_limit`]).
     pub rules: RuleSet,
+    /// Also serve every mill board's tables under the count rule of this
+    /// many plies (`generate --quiet-limit`, in the same directories),
+    /// asked for by a `quiet_plies` parameter (`docs/api.md`).
+    pub quiet_limit: Option<u16>,
     /// How much of each table is kept in memory once first used.
     pub memory: TableMemory,
     /// The placement search behind Nine Men's Morris and Morabaraba
@@ -96,6 +101,7 @@ impl Default for Config {
             lasker_dir: PathBuf::from("lasker-tables"),
             morabaraba_dir: PathBuf::from("morabaraba-tables"),
             rules: RuleSet::nine(true),
+            quiet_limit: None,
             memory: TableMemory::Outcomes,
             search: SearchOptions {
                 hash_mib: 256,
@@ -156,26 +162,23 @@ impl AppState {
     /// Nine Men's Morris API, not here), solve Three Men's Morris (a few
     /// milliseconds) and start the placement search worker.
     pub fn new(config: &Config) -> Result<Arc<AppState>, String> {
-        let wait = config.placement_wait;
+        let board = |id: &str, dir: &PathBuf| -> Result<GameState, String> {
+            let open = |limit| {
+                mill::games::open_with(id, dir, config.search, limit)
+                    .map_err(|e| e.to_string())?
+                    .map(Arc::from)
+                    .ok_or_else(|| format!("no game `{id}`"))
+            };
+            let game = GameState::new(open(None)?, dir.clone(), config.placement_wait);
+            Ok(match config.quiet_limit {
+                Some(limit) => game.with_count(open(Some(limit))?),
+                None => game,
+            })
+        };
         let games = vec![
-            GameState::new(
-                Arc::new(mill::games::six(&config.six_dir)),
-                config.six_dir.clone(),
-                wait,
-            ),
-            GameState::new(
-                Arc::new(mill::games::lasker(&config.lasker_dir, true)),
-                config.lasker_dir.clone(),
-                wait,
-            ),
-            GameState::new(
-                Arc::new(mill::games::morabaraba(
-                    &config.morabaraba_dir,
-                    config.search,
-                )),
-                config.morabaraba_dir.clone(),
-                wait,
-            ),
+            board("six", &config.six_dir)?,
+            board("lasker", &config.lasker_dir)?,
+            board("morabaraba", &config.morabaraba_dir)?,
         ];
         AppState::with_games(config, games)
     }
@@ -184,19 +187,21 @@ impl AppState {
     /// Men's Morris (`/api/{id}/…` each; a board defined as data is served
     /// this way): Nine's two rule sets first, then `games`, then Three.
     pub fn with_games(config: &Config, games: Vec<GameState>) -> Result<Arc<AppState>, String> {
-        let nine = |name, rules| {
-            let game = mill::games::NineGame::open(
-                &config.dir,
-                rules,
-                config.search,
-                config.memory.into(),
-            );
-            GameState::named(
-                name,
-                Arc::new(game),
-                config.dir.clone(),
-                config.placement_wait,
-            )
+        let nine = |name, rules: RuleSet| {
+            let open = |limit| {
+                Arc::new(mill::games::NineGame::open(
+                    &config.dir,
+                    rules.with_quiet_limit(limit),
+                    config.search,
+                    config.memory.into(),
+                ))
+            };
+            let game =
+                GameState::named(name, open(None), config.dir.clone(), config.placement_wait);
+            match config.quiet_limit {
+                Some(limit) => game.with_count(open(Some(limit))),
+                None => game,
+            }
         };
         let mut all = vec![
             nine("nine", config.rules),
@@ -583,7 +588,7 @@ struct RecordParams {
 }
 
 /// The query of `best`: `position`, and the perfect player's style
-/// (`policy`, `seed`).
+/// (`policy`, `seed`); `quiet_plies` asks under the count rule.
 #[derive(serde::Deserialize, Debug, Default)]
 #[serde(deny_unknown_fields)]
 struct BestParams {
@@ -593,6 +598,37 @@ struct BestParams {
     policy: Option<String>,
     /// Seed of `random` and `ultra`'s choice among equal moves.
     seed: Option<String>,
+    /// Quiet plies played (the count rule's tables answer).
+    quiet_plies: Option<String>,
+}
+
+/// The query of a mill game's `probe`: `position`; `quiet_plies` asks
+/// under the count rule (`solver serve --quiet-limit`).
+#[derive(serde::Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+struct ProbeParams {
+    /// A position in the game's text format (URL-encoded).
+    position: Option<String>,
+    /// Quiet plies played since the last removal or placement.
+    quiet_plies: Option<String>,
+}
+
+/// The `quiet_plies` parameter: absent (no count rule asked for), or a
+/// whole number of plies (whether it fits the rule's limit is the game's
+/// question).
+fn quiet_plies_param(value: &Option<String>) -> Result<Option<u16>, ApiError> {
+    value
+        .as_deref()
+        .map(|s| {
+            s.trim().parse::<u16>().map_err(|_| {
+                ApiError::bad_request(format!(
+                    "`quiet_plies` must be a whole number of plies from 0 to {} (got `{}`)",
+                    u16::MAX,
+                    clip(s)
+                ))
+            })
+        })
+        .transpose()
 }
 
 /// The query of `replay`: a start `position` and the `moves` played from it.

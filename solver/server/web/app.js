@@ -44,6 +44,30 @@ const NAME = {
   toguz: "Toguz Kumalak",
   stats: "the statistics",
 };
+/** The count rule's limit in plies of each game the server also serves
+ * under it (`/api/games`' `quiet_limit`; `solver serve --quiet-limit`). */
+const LIMIT = {};
+/** The label of a value the count rule changed (`probe`'s `label`). */
+const LABEL = { "cursed-win": "cursed win", "blessed-loss": "blessed loss" };
+
+/** Stones on the board and in hand of a position text (`board side
+ * white_hand black_hand`): a move that keeps them is quiet. */
+function stonesOf(position) {
+  const [board, , ...hands] = position.trim().split(/\s+/);
+  return `${board.replace(/\./g, "").length} ${hands.join(" ")}`;
+}
+
+/** Quiet plies (without a removal or a placement) before `history[index]`
+ * since the last one, counted from the game's first position (taken as
+ * the count's start). */
+function quietPlies(history, index) {
+  let plies = 0;
+  for (let i = 1; i <= index; i++) {
+    plies = stonesOf(history[i]) === stonesOf(history[i - 1]) ? plies + 1 : 0;
+  }
+  return plies;
+}
+
 /** The games whose perfect player has a style (`policy` on `best`). */
 const STYLES = ["nine", "nine-noflying", "three", "six", "lasker"];
 /** Error kinds that mean "no tables for this position", not a fault. */
@@ -640,6 +664,13 @@ const Morris = {
     return $("m-mode").value;
   },
 
+  /** The count rule's parameter of a `probe` or `best` request: the
+   * quiet plies of the shown position when the rule is on ({} when off). */
+  count() {
+    if (!LIMIT[this.game] || !$("m-count").checked) return {};
+    return { quiet_plies: Math.min(quietPlies(this.history, this.index), LIMIT[this.game]) };
+  },
+
   engineToMove() {
     const side = this.position().trim().split(/\s+/)[1];
     const mode = this.mode();
@@ -673,7 +704,13 @@ const Morris = {
       let show = null;
       let probe = null;
       let probeError = null;
-      const probing = api(`${game}/probe`, { position }, signal).then(
+      const counted = this.count();
+      $("m-count-row").hidden = !LIMIT[game];
+      $("m-count-limit").textContent = LIMIT[game] || "";
+      $("m-count-legend").hidden = counted.quiet_plies === undefined;
+      $("m-count-line").textContent = counted.quiet_plies === undefined ? "" :
+        `Count: ${counted.quiet_plies} of ${LIMIT[game]} quiet plies played.`;
+      const probing = api(`${game}/probe`, { position, ...counted }, signal).then(
         (p) => { probe = p; },
         (e) => { probeError = e; },
       );
@@ -694,11 +731,16 @@ const Morris = {
         this.info = probe;
         this.values = {};
         probe.moves.forEach((m, rank) => {
-          this.values[m.move] = { value: m.value, dtc: m.dtc ?? m.plies ?? null, rank };
+          this.values[m.move] = { value: m.value, dtc: m.dtc ?? m.plies ?? null, rank, label: m.label };
         });
       }
       this.legal = show.moves.map(parseMove);
       this.over = millEnding(show.game_over, position);
+      if (!this.over && probe && probe.source === "game-over" && probe.quiet_limit !== undefined &&
+          probe.quiet_plies >= probe.quiet_limit) {
+        this.over = { result: "a draw by the count rule",
+          why: `${probe.quiet_limit} plies in a row without a removal or a placement` };
+      }
       // Threefold repetition (docs/rules.md): in play against the perfect
       // player a draw; in analysis a note.
       const seen = this.history.slice(0, this.index + 1).filter((p) => p === position).length;
@@ -755,7 +797,8 @@ const Morris = {
     const position = this.position();
     $("m-hint").textContent = "The perfect player is thinking…";
     try {
-      const answer = await api(`${this.game}/best`, { position, ...this.style() }, this.abort.signal);
+      const answer = await api(`${this.game}/best`, { position, ...this.style(), ...this.count() },
+        this.abort.signal);
       if (token !== this.token || !answer.best) return;
       this.play(answer.best.move, false);
     } catch (e) {
@@ -788,8 +831,8 @@ const Morris = {
     if (this.over || !this.abort) return;
     const token = this.token;
     try {
-      const answer = await api(`${this.game}/best`, { position: this.position(), ...this.style() },
-        this.abort.signal);
+      const answer = await api(`${this.game}/best`,
+        { position: this.position(), ...this.style(), ...this.count() }, this.abort.signal);
       if (token !== this.token || !answer.best) return;
       this.hintMove = parseMove(answer.best.move);
       this.render();
@@ -1029,11 +1072,15 @@ const Morris = {
       status = overText(this.over);
     } else if (this.info && showValues()) {
       status = `${side} to move: ${describe(this.info.value, this.info.dtc ?? this.info.plies)} with perfect play`;
+      if (LABEL[this.info.label]) {
+        status += ` (a ${LABEL[this.info.label]}: a ${this.info.plain_value} without the count rule)`;
+      }
     } else {
       status = `${side} to move`;
     }
     const statusEl = $("m-status");
     statusEl.textContent = status;
+    statusEl.dataset.label = this.info && showValues() && this.info.label ? this.info.label : "";
     statusEl.dataset.over = this.over ? "1" : "0";
     statusEl.dataset.toMove = side.toLowerCase();
     const sel = this.sel;
@@ -1059,16 +1106,19 @@ const Morris = {
         tr.className = v.value;
         tr.dataset.value = v.value;
         tr.dataset.dtc = v.dtc === null ? "" : String(v.dtc);
+        if (LABEL[v.label]) tr.dataset.label = v.label;
       }
       tr.innerHTML = `<td class="m"></td><td class="v"></td>`;
       tr.children[0].textContent = m.text;
-      tr.children[1].textContent = v ? describe(v.value, v.dtc) : "";
+      tr.children[1].textContent = v ? describe(v.value, v.dtc) +
+        (LABEL[v.label] ? ` (${LABEL[v.label].split(" ")[0]})` : "") : "";
       const choose = () => {
         if (!this.over && !(this.mode() !== "analyse" && this.engineToMove())) this.play(m.text, true);
       };
       tr.addEventListener("click", choose);
       tr.tabIndex = 0;
-      tr.setAttribute("aria-label", `play ${m.text}${v ? ": " + describe(v.value, v.dtc) : ""}`);
+      tr.setAttribute("aria-label", `play ${m.text}${v ? ": " + describe(v.value, v.dtc) : ""}` +
+        (v && LABEL[v.label] ? `, a ${LABEL[v.label]}` : ""));
       tr.addEventListener("keydown", (e) => {
         if (e.key === "Enter" || e.key === " ") {
           e.preventDefault();
@@ -1107,6 +1157,7 @@ $("m-new").addEventListener("click", () => {
 $("m-undo").addEventListener("click", () => Morris.undo());
 $("m-hint-button").addEventListener("click", () => Morris.hint());
 $("m-values").addEventListener("change", () => Morris.render());
+$("m-count").addEventListener("change", () => Morris.load(false));
 $("m-export").addEventListener("click", () => recordBox("m", Morris.exportText(),
   "Our move list: copy it, or edit it and load it."));
 $("m-import").addEventListener("click", () => recordBox("m", "",
@@ -1977,6 +2028,7 @@ async function servedGames() {
     for (const g of await api("games", {})) {
       START[g.id] = g.start;
       READING[g.id] = g.reading;
+      if (g.quiet_limit) LIMIT[g.id] = g.quiet_limit;
     }
   } catch (e) {
     // An older server, or none: the built-in starts stand.

@@ -114,6 +114,10 @@ fn print_report(name: &str, r: &DuelReport, seconds: f64, quiet_limit: Option<u1
         "score {:.4}, 95 % interval {:.4}..{:.4}",
         r.score, r.interval[0], r.interval[1]
     );
+    println!(
+        "stood at a win in {} games and let {} of them slip",
+        r.stood_to_win, r.wins_let_slip
+    );
     match quiet_limit {
         None => println!(
             "{:.1} plies and {:.2} opponent errors a game; drawn by repetition {}, by 50 quiet moves {}",

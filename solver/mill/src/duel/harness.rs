@@ -21,6 +21,7 @@ use crate::rules::position::Color;
 use rand::rngs::ChaCha8Rng;
 use rand::SeedableRng;
 use rayon::prelude::*;
+use tablebase::Outcome;
 
 /// Plies without a placement or a removal after which a game is a draw.
 pub const QUIET_PLIES: u32 = 100;
@@ -65,6 +66,9 @@ pub struct GameRecord {
     pub end: End,
     /// Opponent moves of a worse outcome than its best (errors).
     pub errors: u32,
+    /// Did the policy side stand at a win (under a count rule: a win at
+    /// the count of the position) at one of its moves?
+    pub stood_to_win: bool,
 }
 
 /// Wins, draws and losses of the policy side.
@@ -138,6 +142,13 @@ pub struct DuelReport {
     /// Games drawn by the count rule of the tables' rule set
     /// ([`Solved::quiet_limit`]; 0 without one).
     pub count_draws: u64,
+    /// Games in which the policy side stood at a win at one of its moves
+    /// (under a count rule, a win at that position's count): each a start
+    /// that is a win.
+    pub stood_to_win: u64,
+    /// Of those, games it did not win (a perfect player lets none slip:
+    /// under a count rule, none drawn by the count).
+    pub wins_let_slip: u64,
 }
 
 impl DuelReport {
@@ -171,6 +182,11 @@ impl DuelReport {
             repetitions: records.iter().filter(|r| r.end == End::Repetition).count() as u64,
             quiet_draws: records.iter().filter(|r| r.end == End::Quiet).count() as u64,
             count_draws: records.iter().filter(|r| r.end == End::Count).count() as u64,
+            stood_to_win: records.iter().filter(|r| r.stood_to_win).count() as u64,
+            wins_let_slip: records
+                .iter()
+                .filter(|r| r.stood_to_win && r.points < 0.75)
+                .count() as u64,
         }
     }
 }
@@ -239,22 +255,24 @@ pub fn play_from<G: Solved>(
     let limit = game.quiet_limit();
     let mut plies = 0;
     let mut errors = 0;
-    let record = |points: f64, plies: u32, end: End, errors: u32| GameRecord {
+    let mut stood_to_win = false;
+    let record = |points: f64, plies: u32, end: End, errors: u32, stood_to_win| GameRecord {
         color,
         points,
         plies,
         end,
         errors,
+        stood_to_win,
     };
     loop {
         let side = game.to_move(&pos);
         match finish_at(game, &pos, quiet) {
             Some(Finish::Loss) => {
                 let points = if side == color { 0.0 } else { 1.0 };
-                return Ok(record(points, plies, End::Rules, errors));
+                return Ok(record(points, plies, End::Rules, errors, stood_to_win));
             }
-            Some(Finish::Draw) => return Ok(record(0.5, plies, End::Rules, errors)),
-            Some(Finish::Count) => return Ok(record(0.5, plies, End::Count, errors)),
+            Some(Finish::Draw) => return Ok(record(0.5, plies, End::Rules, errors, stood_to_win)),
+            Some(Finish::Count) => return Ok(record(0.5, plies, End::Count, errors, stood_to_win)),
             None => {}
         }
         let moves: Vec<Choice<G::Move>> = game.moves_at(&pos, quiet)?;
@@ -263,6 +281,7 @@ pub fn play_from<G: Solved>(
             return Err(DuelError::Missing(format!("the moves after ply {plies}")));
         }
         let k = if side == color {
+            stood_to_win |= moves.iter().any(|c| c.value.outcome() == Outcome::Win);
             options
                 .policy
                 .choose_at(game, &pos, quiet, &moves, &history, &mut ours)?
@@ -284,12 +303,12 @@ pub fn play_from<G: Solved>(
         }
         history.push(pos);
         if history.iter().filter(|&&p| p == pos).count() >= 3 {
-            return Ok(record(0.5, plies, End::Repetition, errors));
+            return Ok(record(0.5, plies, End::Repetition, errors, stood_to_win));
         }
         // Under a count rule the count ends the game (at the top of the
         // loop); else the rules of play between people.
         if limit.is_none() && u32::from(quiet) >= QUIET_PLIES && game.finish(&pos).is_none() {
-            return Ok(record(0.5, plies, End::Quiet, errors));
+            return Ok(record(0.5, plies, End::Quiet, errors, stood_to_win));
         }
     }
 }

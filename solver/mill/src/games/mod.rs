@@ -17,6 +17,7 @@
 //! stone count) and the other questions are a [`GameError::NoTables`]
 //! naming the command that makes them.
 
+pub mod count;
 pub mod lasker;
 pub mod morabaraba;
 pub mod nine;
@@ -33,7 +34,7 @@ use crate::games::nine::files::DatabaseError;
 use crate::index::Dense;
 use crate::probe::analysis::{Analysis, AnalysisError, MoveValue, SearchOptions};
 use crate::probe::nine::{ProbeError, Residency};
-use crate::probe::values::{analyse, SearchedTables, Values};
+use crate::probe::values::{analyse_at, SearchedTables, Values};
 use crate::rules::board::{Board, Morabaraba, Nine, Six};
 use crate::rules::notation::parse_move;
 use crate::rules::position::Position;
@@ -232,29 +233,60 @@ pub trait MillGame: Send + Sync {
     fn show(&self, position: &str) -> Result<Json, GameError>;
     /// The [`Analysis`] of a position as JSON text (`position`, `value`,
     /// `dtc`, `source`, `moves`), serialised straight from the analysis
-    /// (no JSON tree built: what a server sends).
-    fn analysis_text(&self, position: &str) -> Result<String, GameError>;
+    /// (no JSON tree built: what a server sends). Under the count rule
+    /// ([`RuleSet::quiet_limit`]), with no quiet ply played.
+    fn analysis_text(&self, position: &str) -> Result<String, GameError> {
+        self.analysis_text_at(position, 0)
+    }
+    /// [`MillGame::analysis_text`] after `plies` quiet plies (without a
+    /// removal or a placement) under the count rule of the tables served
+    /// (`docs/rules.md`, "The count rule"): every value read at its count,
+    /// the answer with `quiet_limit`, `quiet_plies` and each move's
+    /// `quiet_plies` after it. Without a count rule only 0 plies is
+    /// accepted; plies past the limit are an input error.
+    fn analysis_text_at(&self, position: &str, plies: u16) -> Result<String, GameError>;
     /// The [`Analysis`] of a position as a JSON object
     /// ([`MillGame::analysis_text`] read back).
     fn analyse(&self, position: &str) -> Result<Json, GameError> {
-        let text = self.analysis_text(position)?;
+        self.analyse_at(position, 0)
+    }
+    /// [`MillGame::analysis_text_at`] read back.
+    fn analyse_at(&self, position: &str, plies: u16) -> Result<Json, GameError> {
+        let text = self.analysis_text_at(position, plies)?;
         serde_json::from_str(&text).map_err(|e| GameError::Other(e.to_string()))
     }
     /// The perfect player's move: `{"position", "best"}`.
-    fn best(&self, position: &str) -> Result<Json, GameError>;
+    fn best(&self, position: &str) -> Result<Json, GameError> {
+        self.best_at(position, 0)
+    }
+    /// [`MillGame::best`] after `plies` quiet plies under the count rule
+    /// (as [`MillGame::analysis_text_at`]): the fastest win the count
+    /// leaves time for; `best` is null once the count has drawn the game.
+    fn best_at(&self, position: &str, plies: u16) -> Result<Json, GameError>;
     /// The move `policy` picks among the best moves (`seed` makes a random
     /// choice reproducible; [`crate::duel::policy`]): `{"position", "best",
     /// "policy"}`. By default only `fast` ([`MillGame::best`]) is served,
     /// another policy is an input error; games whose tables hold every
     /// value serve them all.
-    fn best_by(&self, position: &str, policy: &Policy, _seed: u64) -> Result<Json, GameError> {
+    fn best_by(&self, position: &str, policy: &Policy, seed: u64) -> Result<Json, GameError> {
+        self.best_by_at(position, policy, seed, 0)
+    }
+    /// [`MillGame::best_by`] after `plies` quiet plies under the count
+    /// rule (as [`MillGame::best_at`]).
+    fn best_by_at(
+        &self,
+        position: &str,
+        policy: &Policy,
+        _seed: u64,
+        plies: u16,
+    ) -> Result<Json, GameError> {
         if *policy != Policy::Fast {
             return Err(GameError::Input(format!(
                 "the {policy} style is not available for {} (only fast)",
                 self.title()
             )));
         }
-        let mut answer = self.best(position)?;
+        let mut answer = self.best_at(position, plies)?;
         answer["policy"] = "fast".into();
         Ok(answer)
     }
@@ -364,6 +396,12 @@ impl<B: Board> RulesLayer<B> {
     }
 }
 
+/// ` --quiet-limit L` under a count rule: what a command making the
+/// rule's tables adds.
+fn limit_flag(quiet_limit: Option<u16>) -> String {
+    quiet_limit.map_or_else(String::new, |l| format!(" --quiet-limit {l}"))
+}
+
 /// The largest of `candidates` (stone counts, largest first) whose tables
 /// are all present, as its rule set.
 fn detect(candidates: impl Iterator<Item = u8>, present: impl Fn(u8) -> bool) -> Option<u8> {
@@ -405,10 +443,11 @@ impl<B: Board, S: Values<B> + Send + Sync> SolvedGame<B, S> {
             .map_err(Clone::clone)
     }
 
-    fn analysis(&self, text: &str) -> Result<Analysis<B>, GameError> {
+    fn analysis(&self, text: &str, plies: u16) -> Result<Analysis<B>, GameError> {
         let pos = self.rules.parse(text)?;
         let sol = self.solution()?;
-        analyse(sol, self.rules.rules, &pos).map_err(|e| analysis_error(&e, &self.rules.command))
+        analyse_at(sol, self.rules.rules, &pos, plies)
+            .map_err(|e| analysis_error(&e, &self.rules.command))
     }
 }
 
@@ -422,14 +461,29 @@ impl<B: Board> SolvedGame<B, Solution<B>> {
         dir: &Path,
         flying: bool,
     ) -> SolvedGame<B, Solution<B>> {
-        let largest = RuleSet::new(B::STONES, flying);
+        SolvedGame::open_with(id, title, dir, flying, None)
+    }
+
+    /// [`SolvedGame::open`] under the count rule of `quiet_limit` plies
+    /// (its tables, `generate --quiet-limit`, are files of their own and
+    /// may share the directory with the tables without the rule).
+    pub fn open_with(
+        id: &'static str,
+        title: &'static str,
+        dir: &Path,
+        flying: bool,
+        quiet_limit: Option<u16>,
+    ) -> SolvedGame<B, Solution<B>> {
+        let with = |k: u8| RuleSet::new(k, flying).with_quiet_limit(quiet_limit);
+        let largest = with(B::STONES);
         let tables = |k: u8| {
-            let rules = RuleSet::new(k, flying);
+            let rules = with(k);
             let set = files::directory::<B, Dense>(dir, rules);
             files::tables(rules).into_iter().all(|id| set.exists(id))
         };
         let stones = detect((3..=B::STONES).rev(), tables);
         let flag = if flying { "" } else { " --no-flying" };
+        let flag = format!("{flag}{}", limit_flag(quiet_limit));
         let command = match stones {
             Some(k) if k != B::STONES => format!("solver {} generate --stones {k}{flag}", B::NAME),
             _ => format!("solver {} generate{flag}", B::NAME),
@@ -440,7 +494,7 @@ impl<B: Board> SolvedGame<B, Solution<B>> {
             dir: dir.to_owned(),
             found: stones.is_some(),
             rules: RulesLayer {
-                rules: RuleSet::new(stones.unwrap_or(B::STONES), flying),
+                rules: with(stones.unwrap_or(B::STONES)),
                 largest,
                 command,
                 _board: std::marker::PhantomData,
@@ -456,9 +510,21 @@ impl<B: Board> SolvedGame<B, Solution<B>> {
 /// interleaved) from the sector tables of `solver lasker generate
 /// --stones K` in `dir`: the largest K whose sectors are all there.
 pub fn lasker(dir: &Path, flying: bool) -> SolvedGame<Nine, LaskerFiles> {
-    let with = |k: u8| RuleSet {
-        flying,
-        ..RuleSet::lasker(k)
+    lasker_with(dir, flying, None)
+}
+
+/// [`lasker`] under the count rule of `quiet_limit` plies.
+pub fn lasker_with(
+    dir: &Path,
+    flying: bool,
+    quiet_limit: Option<u16>,
+) -> SolvedGame<Nine, LaskerFiles> {
+    let with = |k: u8| {
+        RuleSet {
+            flying,
+            ..RuleSet::lasker(k)
+        }
+        .with_quiet_limit(quiet_limit)
     };
     let tables = |k: u8| {
         let rules = with(k);
@@ -478,8 +544,9 @@ pub fn lasker(dir: &Path, flying: bool) -> SolvedGame<Nine, LaskerFiles> {
             rules: with(stones.unwrap_or(10)),
             largest: with(10),
             command: format!(
-                "solver lasker generate --stones {}{flag}",
-                stones.map_or(4, |k| k + 1).min(10)
+                "solver lasker generate --stones {}{flag}{}",
+                stones.map_or(4, |k| k + 1).min(10),
+                limit_flag(quiet_limit)
             ),
             _board: std::marker::PhantomData,
         },
@@ -520,24 +587,31 @@ impl<B: Board, S: Values<B> + Send + Sync> MillGame for SolvedGame<B, S> {
         self.rules.show(position)
     }
 
-    fn analysis_text(&self, position: &str) -> Result<String, GameError> {
-        serialised(&self.analysis(position)?)
+    fn analysis_text_at(&self, position: &str, plies: u16) -> Result<String, GameError> {
+        serialised(&self.analysis(position, plies)?)
     }
 
-    fn best(&self, position: &str) -> Result<Json, GameError> {
-        let a = self.analysis(position)?;
+    fn best_at(&self, position: &str, plies: u16) -> Result<Json, GameError> {
+        let a = self.analysis(position, plies)?;
         Ok(best_json::<B>(&a.position, a.best()))
     }
 
-    fn best_by(&self, position: &str, policy: &Policy, seed: u64) -> Result<Json, GameError> {
-        // The analysis checks the position and that its tables are there.
-        let a = self.analysis(position)?;
+    fn best_by_at(
+        &self,
+        position: &str,
+        policy: &Policy,
+        seed: u64,
+        plies: u16,
+    ) -> Result<Json, GameError> {
+        // The analysis checks the position, the count and that its tables
+        // are there.
+        let a = self.analysis(position, plies)?;
         let best = if *policy == Policy::Fast {
             a.best()
         } else {
             let game = Family::<B, S>::new(self.solution()?, self.rules.rules_of(&a.position));
             policy
-                .pick(&game, &a.position, &[], &mut seeded(seed))
+                .pick_at(&game, &a.position, plies, &[], &mut seeded(seed))
                 .map_err(|e| GameError::Other(e.to_string()))?
                 .map(|c| MoveValue::new(c.mv, c.value, c.has_distance))
         };
@@ -580,7 +654,16 @@ pub struct SearchedGame {
 /// outcomes are loaded on first use: 2 bits a slot, 4.3 GB for the
 /// 12-stone game).
 pub fn morabaraba(dir: &Path, options: SearchOptions) -> SearchedGame {
-    let files_rules = RuleSet::new(12, true);
+    morabaraba_with(dir, options, None)
+}
+
+/// [`morabaraba`] under the count rule of `quiet_limit` plies.
+pub fn morabaraba_with(
+    dir: &Path,
+    options: SearchOptions,
+    quiet_limit: Option<u16>,
+) -> SearchedGame {
+    let files_rules = RuleSet::new(12, true).with_quiet_limit(quiet_limit);
     let set = files::directory::<Morabaraba, morabaraba::Index>(dir, files_rules);
     let tables = |n: u8| {
         morabaraba::moving::subspaces(n)
@@ -599,8 +682,9 @@ pub fn morabaraba(dir: &Path, options: SearchOptions) -> SearchedGame {
             },
             largest: files_rules,
             command: format!(
-                "solver morabaraba generate --stones {}",
-                stones.map_or(4, |n| n + 1).min(12)
+                "solver morabaraba generate --stones {}{}",
+                stones.map_or(4, |n| n + 1).min(12),
+                limit_flag(quiet_limit)
             ),
             _board: std::marker::PhantomData,
         },
@@ -652,11 +736,11 @@ impl MillGame for SearchedGame {
         self.rules.show(position)
     }
 
-    fn analysis_text(&self, position: &str) -> Result<String, GameError> {
+    fn analysis_text_at(&self, position: &str, plies: u16) -> Result<String, GameError> {
         let pos = self.rules.parse(position)?;
         let tables = self.tables()?;
         let a = tables
-            .analyse(&pos, self.options)
+            .analyse_at(&pos, plies, self.options)
             .map_err(|e| analysis_error(&e, &self.rules.command))?;
         serialised(&a)
     }
@@ -671,11 +755,11 @@ impl MillGame for SearchedGame {
             && Sector::of(&pos).is_none_or(|s| !tables.files().has_sector(s))
     }
 
-    fn best(&self, position: &str) -> Result<Json, GameError> {
+    fn best_at(&self, position: &str, plies: u16) -> Result<Json, GameError> {
         let pos = self.rules.parse(position)?;
         let tables = self.tables()?;
         let best = tables
-            .best(&pos, self.options)
+            .best_at(&pos, plies, self.options)
             .map_err(|e| analysis_error(&e, &self.rules.command))?;
         Ok(best_json::<Morabaraba>(&pos, best))
     }
@@ -714,7 +798,18 @@ impl MillGame for SearchedGame {
 /// Nine Men's Morris (with flying, or without) from the tables of `dir`,
 /// each kept as two-bit outcomes once used ([`nine::game::NineGame`]).
 pub fn nine(dir: &Path, flying: bool, options: SearchOptions) -> NineGame {
-    NineGame::open(dir, RuleSet::nine(flying), options, Residency::Outcomes)
+    nine_with(dir, flying, options, None)
+}
+
+/// [`nine`] under the count rule of `quiet_limit` plies.
+pub fn nine_with(
+    dir: &Path,
+    flying: bool,
+    options: SearchOptions,
+    quiet_limit: Option<u16>,
+) -> NineGame {
+    let rules = RuleSet::nine(flying).with_quiet_limit(quiet_limit);
+    NineGame::open(dir, rules, options, Residency::Outcomes)
 }
 
 /// The names [`open`] knows.
@@ -731,13 +826,40 @@ pub const GAMES: [&str; 6] = [
 /// its tables in `dir` (Three Men's Morris has none: it is solved in memory), placement searches sized by `options`; `None` for
 /// another name.
 pub fn open(id: &str, dir: &Path, options: SearchOptions) -> Option<Box<dyn MillGame>> {
-    Some(match id {
-        "nine" => Box::new(nine(dir, true, options)),
-        "nine-noflying" => Box::new(nine(dir, false, options)),
-        "six" => Box::new(six(dir)),
-        "lasker" => Box::new(lasker(dir, true)),
-        "morabaraba" => Box::new(morabaraba(dir, options)),
+    open_with(id, dir, options, None).ok()?
+}
+
+/// The game named `id` as [`open`], under the count rule of `quiet_limit`
+/// plies when given (its tables, written by `generate --quiet-limit`, may
+/// share `dir` with the tables without the rule). `Ok(None)` for another
+/// name; an error for Three Men's Morris under a count rule (it is
+/// solved in memory without one).
+pub fn open_with(
+    id: &str,
+    dir: &Path,
+    options: SearchOptions,
+    quiet_limit: Option<u16>,
+) -> Result<Option<Box<dyn MillGame>>, GameError> {
+    let limit = quiet_limit;
+    Ok(Some(match id {
+        "nine" => Box::new(nine_with(dir, true, options, limit)),
+        "nine-noflying" => Box::new(nine_with(dir, false, options, limit)),
+        "six" => Box::new(SolvedGame::<Six, _>::open_with(
+            "six",
+            "Six Men's Morris",
+            dir,
+            true,
+            limit,
+        )),
+        "lasker" => Box::new(lasker_with(dir, true, limit)),
+        "morabaraba" => Box::new(morabaraba_with(dir, options, limit)),
+        "three" if limit.is_some() => {
+            return Err(GameError::Input(
+                "Three Men's Morris has no count rule tables (it is solved in memory without one)"
+                    .into(),
+            ))
+        }
         "three" => Box::new(ThreeGame::new()),
-        _ => return None,
-    })
+        _ => return Ok(None),
+    }))
 }

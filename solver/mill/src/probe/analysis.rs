@@ -475,6 +475,18 @@ impl<'a> Analyst<'a> {
     /// found faster in the placement phase (one best move, not every
     /// move's value). `None` when the game is over.
     pub fn best(&mut self, pos: &Position) -> Result<Option<MoveValue>, AnalysisError> {
+        self.best_at(pos, 0)
+    }
+
+    /// [`Analyst::best`] after `plies` quiet plies under the tables' count
+    /// rule: the first of [`Analyst::analyse_at`]'s moves, so that a win is
+    /// one the count leaves time for. `None` also when the count has
+    /// drawn the game.
+    pub fn best_at(
+        &mut self,
+        pos: &Position,
+        plies: u16,
+    ) -> Result<Option<MoveValue>, AnalysisError> {
         if pos.placing() && !self.tb.has_table(pos) {
             pos.validate::<Nine>(self.tb.rules())
                 .map_err(ProbeError::from)?;
@@ -488,7 +500,7 @@ impl<'a> Analyst<'a> {
                 dtc: None,
             }));
         }
-        Ok(self.analyse(pos)?.best())
+        Ok(self.analyse_at(pos, plies)?.best())
     }
 }
 

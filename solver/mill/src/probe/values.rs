@@ -426,13 +426,26 @@ impl<B: Board, I: Indexing> SearchedTables<B, I> {
         pos: &Position,
         options: SearchOptions,
     ) -> Result<Analysis<B>, AnalysisError> {
+        self.analyse_at(pos, 0, options)
+    }
+
+    /// [`SearchedTables::analyse`] after `plies` quiet plies under the
+    /// tables' count rule ([`analyse_at`]; a placement position's count is
+    /// zero, its moving-phase leaves read at zero by the search).
+    pub fn analyse_at(
+        &self,
+        pos: &Position,
+        plies: u16,
+        options: SearchOptions,
+    ) -> Result<Analysis<B>, AnalysisError> {
         let rules = self.rules();
         pos.validate::<B>(rules)?;
         if !pos.placing() {
-            return self.files.moving.analyse(rules, pos);
+            return self.files.moving.analyse_at(rules, pos, plies);
         }
+        let count = Count::of(rules, 0)?;
         if let Some(over) = finished::<B>(pos, rules) {
-            return Ok(over);
+            return Ok(over.with_count(count));
         }
         if let Some(a) = self.stored(pos) {
             return Ok(a);
@@ -444,12 +457,10 @@ impl<B: Board, I: Indexing> SearchedTables<B, I> {
             .into_iter()
             .map(|(m, o)| (m, outcome_value(o), false))
             .collect();
-        Ok(Analysis::from_values(
-            *pos,
-            (outcome_value(value), false),
-            moves,
-            Source::Search,
-        ))
+        Ok(
+            Analysis::from_values(*pos, (outcome_value(value), false), moves, Source::Search)
+                .with_count(count),
+        )
     }
 
     /// The perfect player's move (in placement without stored sectors,
@@ -460,10 +471,21 @@ impl<B: Board, I: Indexing> SearchedTables<B, I> {
         pos: &Position,
         options: SearchOptions,
     ) -> Result<Option<MoveValue>, AnalysisError> {
+        self.best_at(pos, 0, options)
+    }
+
+    /// [`SearchedTables::best`] after `plies` quiet plies under the
+    /// tables' count rule (as [`SearchedTables::analyse_at`]).
+    pub fn best_at(
+        &self,
+        pos: &Position,
+        plies: u16,
+        options: SearchOptions,
+    ) -> Result<Option<MoveValue>, AnalysisError> {
         let rules = self.rules();
         pos.validate::<B>(rules)?;
         if !pos.placing() || ending::<B>(pos, rules).is_some() {
-            return Ok(self.analyse(pos, options)?.best());
+            return Ok(self.analyse_at(pos, plies, options)?.best());
         }
         if let Some(a) = self.stored(pos) {
             return Ok(a.best());

@@ -10,7 +10,7 @@
 //! table).
 
 use crate::duel::{self, Policy};
-use crate::games::nine::files::{open_table, parse_file_name, Tables};
+use crate::games::nine::files::{open_table, NineTables, Tables};
 use crate::games::nine::report::{show_json, stats_json};
 use crate::games::{best_json, probe_error, serialised, GameError, MillGame};
 use crate::probe::analysis::{Analyst, MoveValue, SearchOptions};
@@ -25,6 +25,7 @@ use serde_json::{json, Value as Json};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::SystemTime;
+use tablebase::set::TableSet;
 
 /// The table files of a rule set in a directory: name, length and
 /// modification time of each, sorted (what a stats answer is computed
@@ -55,11 +56,13 @@ impl NineGame {
         options: SearchOptions,
         residency: Residency,
     ) -> NineGame {
-        let command = if rules.flying {
-            "solver nine generate".to_string()
-        } else {
-            "solver nine generate --no-flying".to_string()
-        };
+        let mut command = String::from("solver nine generate");
+        if !rules.flying {
+            command.push_str(" --no-flying");
+        }
+        if let Some(limit) = rules.quiet_limit {
+            command.push_str(&format!(" --quiet-limit {limit}"));
+        }
         let tables = Tablebases::open(dir, rules)
             .map(|tb| tb.keeping(residency))
             .map_err(|e| probe_error(&e, &command));
@@ -110,6 +113,12 @@ impl NineGame {
         answer.map_err(error)
     }
 
+    /// The table a file name of this rule set names (`None` for another
+    /// rule set's, a longer tag's such as the count rule's, or no table).
+    fn table_of(&self, name: &str) -> Option<TableId> {
+        NineTables::new(self.rules).parse_file_name(name).ok()?
+    }
+
     /// The table files of this rule set in the directory.
     fn listing(&self) -> Result<Listing, GameError> {
         let mut files: Listing = self
@@ -117,9 +126,9 @@ impl NineGame {
             .flatten()
             .filter_map(|entry| {
                 let name = entry.file_name().to_string_lossy().into_owned();
-                let (file_rules, _) = parse_file_name(&name)?;
+                self.table_of(&name)?;
                 let meta = entry.metadata().ok()?;
-                (file_rules == self.rules).then(|| (name, meta.len(), meta.modified().ok()))
+                Some((name, meta.len(), meta.modified().ok()))
             })
             .collect();
         files.sort_unstable();
@@ -146,12 +155,9 @@ impl NineGame {
         let mut broken = Vec::new();
         for entry in self.read_dir()?.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
-            let Some((file_rules, id)) = parse_file_name(&name) else {
-                continue; // not a table (scratch files and the like)
+            let Some(id) = self.table_of(&name) else {
+                continue; // not a table of this rule set (scratch files and the like)
             };
-            if file_rules != self.rules {
-                continue;
-            }
             match open_table(&entry.path(), self.rules, id) {
                 Ok(table) => match id {
                     TableId::Moving(sub) => drop(tables.0.insert(sub, table)),
@@ -242,28 +248,37 @@ impl MillGame for NineGame {
         }
     }
 
-    fn analysis_text(&self, position: &str) -> Result<String, GameError> {
+    fn analysis_text_at(&self, position: &str, plies: u16) -> Result<String, GameError> {
         let pos = self.parse(position)?;
-        serialised(&self.with_analyst(&pos, |a| a.analyse(&pos))?)
+        serialised(&self.with_analyst(&pos, |a| a.analyse_at(&pos, plies))?)
     }
 
-    fn best(&self, position: &str) -> Result<Json, GameError> {
+    fn best_at(&self, position: &str, plies: u16) -> Result<Json, GameError> {
         let pos = self.parse(position)?;
-        let best = self.with_analyst(&pos, |a| a.best(&pos))?;
+        let best = self.with_analyst(&pos, |a| a.best_at(&pos, plies))?;
         Ok(best_json::<Nine>(&pos, best))
     }
 
     /// Every style where the tables hold the position (the moving phase,
     /// placement sectors); a placement position only the search answers
     /// gets the search's move, and the answer's `policy` says `fast`.
-    fn best_by(&self, position: &str, policy: &Policy, seed: u64) -> Result<Json, GameError> {
+    fn best_by_at(
+        &self,
+        position: &str,
+        policy: &Policy,
+        seed: u64,
+        plies: u16,
+    ) -> Result<Json, GameError> {
         let pos = self.parse(position)?;
         let tb = self.tablebases()?;
         if *policy != Policy::Fast && pos.validate::<Nine>(self.rules).is_ok() && tb.has_table(&pos)
         {
+            // The count checked as the analysis checks it.
+            crate::probe::count::Count::of(self.rules, if pos.placing() { 0 } else { plies })
+                .map_err(|e| GameError::Input(e.to_string()))?;
             let game = duel::games::Nine::new(tb).from(pos);
             let choice = policy
-                .pick(&game, &pos, &[], &mut duel::seeded(seed))
+                .pick_at(&game, &pos, plies, &[], &mut duel::seeded(seed))
                 .map_err(|e| match e {
                     duel::DuelError::Probe(p) => probe_error(&p, &self.command),
                     other => GameError::Other(other.to_string()),
@@ -273,7 +288,7 @@ impl MillGame for NineGame {
             answer["policy"] = policy.to_string().into();
             return Ok(answer);
         }
-        let mut answer = self.best(position)?;
+        let mut answer = self.best_at(position, plies)?;
         answer["policy"] = "fast".into();
         Ok(answer)
     }

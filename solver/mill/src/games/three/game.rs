@@ -69,6 +69,16 @@ fn game_over(pos: &Position) -> Option<&'static str> {
 
 /// `best`'s move object: `move`, `value`, `dtc` as on every board, and
 /// `plies` (the same distance: Three's spelling before).
+/// Quiet plies mean nothing without a count rule: only 0 is accepted.
+fn no_count(plies: u16) -> Result<(), GameError> {
+    if plies == 0 {
+        return Ok(());
+    }
+    Err(GameError::Input(format!(
+        "{plies} quiet plies: Three Men's Morris is served without a count rule"
+    )))
+}
+
 fn move_json(mv: impl ToString, value: Value) -> Json {
     json!({
         "move": mv.to_string(),
@@ -117,18 +127,27 @@ impl MillGame for ThreeGame {
         }))
     }
 
-    /// The object of `solver three probe --json` ([`probe_json`]).
-    fn analysis_text(&self, position: &str) -> Result<String, GameError> {
+    /// The object of `solver three probe --json` ([`probe_json`]). The
+    /// game is solved without a count rule: only 0 quiet plies.
+    fn analysis_text_at(&self, position: &str, plies: u16) -> Result<String, GameError> {
+        no_count(plies)?;
         let pos = parse(position)?;
         Ok(probe_json(self.solution()?, &pos).to_string())
     }
 
-    fn best(&self, position: &str) -> Result<Json, GameError> {
-        self.best_by(position, &Policy::Fast, 0)
+    fn best_at(&self, position: &str, plies: u16) -> Result<Json, GameError> {
+        self.best_by_at(position, &Policy::Fast, 0, plies)
     }
 
     /// Every style is served: the game is solved whole.
-    fn best_by(&self, position: &str, policy: &Policy, seed: u64) -> Result<Json, GameError> {
+    fn best_by_at(
+        &self,
+        position: &str,
+        policy: &Policy,
+        seed: u64,
+        plies: u16,
+    ) -> Result<Json, GameError> {
+        no_count(plies)?;
         let pos = parse(position)?;
         let game = duel::games::Three(self.solution()?);
         let choice = policy
