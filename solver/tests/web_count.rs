@@ -192,7 +192,7 @@ fn games_name_the_rule_they_also_serve() {
     };
     assert_eq!(limit("six"), LIMIT);
     assert_eq!(limit("nine"), LIMIT);
-    assert_eq!(limit("three"), Json::Null);
+    assert_eq!(limit("three"), LIMIT);
     let plain = get(server(false), "/api/games").json();
     assert!(plain
         .as_array()
@@ -347,6 +347,53 @@ fn nine_under_the_rule_is_the_cli_s() {
     }
 }
 
+/// Three Men's Morris under the rule (solved in memory): a moving-phase
+/// position's moves are their successors' values at the count after
+/// them, flipped; the marks against the game without the rule; the start
+/// (placement) has a count of zero.
+#[test]
+fn three_under_the_rule_is_consistent() {
+    let addr = served();
+    let start = ok(addr, "three", "probe", "......... w 3 3", Some(0));
+    assert_eq!(
+        (start["quiet_plies"].clone(), start["quiet_limit"].clone()),
+        (0.into(), LIMIT.into())
+    );
+    // A moving-phase position: White and Black have placed all three.
+    let pos = "WB.BW.W.B w 0 0";
+    let mut labelled = 0;
+    for q in 0..LIMIT {
+        let a = ok(addr, "three", "probe", pos, Some(q));
+        let plain = ok(addr, "three", "probe", pos, None);
+        assert_eq!(a["plain_value"], plain["value"]);
+        for m in a["moves"].as_array().unwrap() {
+            let text = m["move"].as_str().unwrap();
+            assert_eq!(m["quiet_plies"], q + 1, "a slide counts one ply");
+            let next = get(
+                addr,
+                &format!("/api/three/replay?position={}&moves={text}", encode(pos)),
+            )
+            .json()["positions"][1]
+                .as_str()
+                .unwrap()
+                .to_string();
+            let child = ok(addr, "three", "probe", &next, Some(q + 1));
+            if child["finished"] == true
+                && child["source"] == "game-over"
+                && child["value"] == "loss"
+            {
+                assert_eq!(m["value"], "win");
+            } else {
+                assert_eq!(m["value"], flip(&child["value"]), "{text} at {q}");
+            }
+            labelled += usize::from(!m["label"].is_null());
+        }
+        let best = ok(addr, "three", "best", pos, Some(q));
+        assert_eq!(best["best"]["value"], a["moves"][0]["value"]);
+    }
+    assert!(labelled > 0, "the rule changes no move of {pos}");
+}
+
 /// `best` under the rule is the analysis' first move at the same count.
 #[test]
 fn best_under_the_rule_is_the_first_move() {
@@ -372,7 +419,7 @@ fn bad_counts_are_bad_requests() {
         ("six", "x", "must be a whole number"),
         ("six", "-1", "must be a whole number"),
         ("six", "5", "past the count rule's limit"),
-        ("three", "1", "without a count rule"),
+        ("three", "5", "past the count rule's limit"),
     ] {
         let position = if game == "three" {
             "......... w 3 3"

@@ -212,11 +212,17 @@ impl AppState {
         // answered from memory.
         let three = mill::games::ThreeGame::new();
         three.stats().map_err(|e| e.to_string())?;
-        all.push(GameState::new(
-            Arc::new(three),
-            PathBuf::new(),
-            config.placement_wait,
-        ));
+        let three = GameState::new(Arc::new(three), PathBuf::new(), config.placement_wait);
+        all.push(match config.quiet_limit {
+            Some(limit) => {
+                let counted = mill::games::ThreeGame::with_quiet_limit(limit);
+                counted
+                    .analyse("......... w 3 3")
+                    .map_err(|e| e.to_string())?;
+                three.with_count(Arc::new(counted))
+            }
+            None => three,
+        });
         Ok(Arc::new(AppState {
             games: all,
             toguz: toguz::ToguzState::new(config),

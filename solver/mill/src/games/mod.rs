@@ -831,9 +831,8 @@ pub fn open(id: &str, dir: &Path, options: SearchOptions) -> Option<Box<dyn Mill
 
 /// The game named `id` as [`open`], under the count rule of `quiet_limit`
 /// plies when given (its tables, written by `generate --quiet-limit`, may
-/// share `dir` with the tables without the rule). `Ok(None)` for another
-/// name; an error for Three Men's Morris under a count rule (it is
-/// solved in memory without one).
+/// share `dir` with the tables without the rule; Three Men's Morris is
+/// solved in memory under it). `Ok(None)` for another name.
 pub fn open_with(
     id: &str,
     dir: &Path,
@@ -853,13 +852,7 @@ pub fn open_with(
         )),
         "lasker" => Box::new(lasker_with(dir, true, limit)),
         "morabaraba" => Box::new(morabaraba_with(dir, options, limit)),
-        "three" if limit.is_some() => {
-            return Err(GameError::Input(
-                "Three Men's Morris has no count rule tables (it is solved in memory without one)"
-                    .into(),
-            ))
-        }
-        "three" => Box::new(ThreeGame::new()),
+        "three" => Box::new(limit.map_or_else(ThreeGame::new, ThreeGame::with_quiet_limit)),
         _ => return Ok(None),
     }))
 }

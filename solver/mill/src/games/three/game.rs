@@ -4,10 +4,12 @@
 //! every other board.
 
 use crate::duel::{self, Policy};
-use crate::games::three::report::{probe_json, solve_json};
+use crate::games::three::count::CountedThree;
+use crate::games::three::report::{probe_json, probe_json_at, solve_json};
 use crate::games::three::solve::Solution;
 use crate::games::three::{parse_move, Board, Position};
 use crate::games::{GameError, MillGame};
+use crate::probe::count::Count;
 use crate::rules::geometry::THREE_NAMES;
 use crate::rules::position::Color;
 use crate::rules::variant::RuleSet;
@@ -16,16 +18,46 @@ use std::sync::OnceLock;
 use std::time::Instant;
 use tablebase::Value;
 
-/// Three Men's Morris with its solution (solved when first asked).
+/// Three Men's Morris with its solution (solved when first asked), under
+/// a count rule when made [`ThreeGame::with_quiet_limit`].
 #[derive(Default)]
 pub struct ThreeGame {
     solved: OnceLock<Result<(Solution, f64), GameError>>,
+    quiet_limit: Option<u16>,
+    counted: OnceLock<CountedThree>,
 }
 
 impl ThreeGame {
     /// The game, not solved yet.
     pub fn new() -> ThreeGame {
         ThreeGame::default()
+    }
+
+    /// The game under the count rule of `limit` plies (`docs/rules.md`;
+    /// [`CountedThree`], computed on first use in about a millisecond).
+    pub fn with_quiet_limit(limit: u16) -> ThreeGame {
+        ThreeGame {
+            quiet_limit: Some(limit),
+            ..ThreeGame::default()
+        }
+    }
+
+    /// The count rule's values, or `None` without a rule; an input error
+    /// for quiet plies asked without one or past the limit.
+    fn counted(&self, plies: u16) -> Result<Option<&CountedThree>, GameError> {
+        let Some(limit) = self.quiet_limit else {
+            if plies == 0 {
+                return Ok(None);
+            }
+            return Err(GameError::Input(format!(
+                "{plies} quiet plies: this Three Men's Morris is played without a count rule"
+            )));
+        };
+        Count::of(self.rules(), plies).map_err(|e| GameError::Input(e.to_string()))?;
+        let sol = self.solution()?;
+        Ok(Some(
+            self.counted.get_or_init(|| CountedThree::new(sol, limit)),
+        ))
     }
 
     /// The solution and the milliseconds it took, solving it on first use.
@@ -69,16 +101,6 @@ fn game_over(pos: &Position) -> Option<&'static str> {
 
 /// `best`'s move object: `move`, `value`, `dtc` as on every board, and
 /// `plies` (the same distance: Three's spelling before).
-/// Quiet plies mean nothing without a count rule: only 0 is accepted.
-fn no_count(plies: u16) -> Result<(), GameError> {
-    if plies == 0 {
-        return Ok(());
-    }
-    Err(GameError::Input(format!(
-        "{plies} quiet plies: Three Men's Morris is served without a count rule"
-    )))
-}
-
 fn move_json(mv: impl ToString, value: Value) -> Json {
     json!({
         "move": mv.to_string(),
@@ -99,7 +121,7 @@ impl MillGame for ThreeGame {
 
     /// Three stones a side; no flying (a stone slides to a neighbour).
     fn rules(&self) -> RuleSet {
-        RuleSet::new(3, false)
+        RuleSet::new(3, false).with_quiet_limit(self.quiet_limit)
     }
 
     fn start(&self) -> String {
@@ -127,19 +149,26 @@ impl MillGame for ThreeGame {
         }))
     }
 
-    /// The object of `solver three probe --json` ([`probe_json`]). The
-    /// game is solved without a count rule: only 0 quiet plies.
+    /// The object of `solver three probe --json` ([`probe_json`]); under
+    /// the count rule with `quiet_limit`, `quiet_plies` and each move's
+    /// `quiet_plies` ([`probe_json_at`]).
     fn analysis_text_at(&self, position: &str, plies: u16) -> Result<String, GameError> {
-        no_count(plies)?;
+        let counted = self.counted(plies)?;
         let pos = parse(position)?;
-        Ok(probe_json(self.solution()?, &pos).to_string())
+        let sol = self.solution()?;
+        Ok(match counted {
+            None => probe_json(sol, &pos),
+            Some(c) => probe_json_at(c, sol, &pos, plies),
+        }
+        .to_string())
     }
 
     fn best_at(&self, position: &str, plies: u16) -> Result<Json, GameError> {
         self.best_by_at(position, &Policy::Fast, 0, plies)
     }
 
-    /// Every style is served: the game is solved whole.
+    /// Every style is served: the game is solved whole (under the count
+    /// rule, `fast`: the first of the rule's moves).
     fn best_by_at(
         &self,
         position: &str,
@@ -147,8 +176,20 @@ impl MillGame for ThreeGame {
         seed: u64,
         plies: u16,
     ) -> Result<Json, GameError> {
-        no_count(plies)?;
         let pos = parse(position)?;
+        if let Some(c) = self.counted(plies)? {
+            if *policy != Policy::Fast {
+                return Err(GameError::Input(format!(
+                    "the {policy} style is not available for Three Men's Morris under the count rule (only fast)"
+                )));
+            }
+            let best = c.moves_at(self.solution()?, &pos, plies).into_iter().next();
+            return Ok(json!({
+                "position": pos.to_string(),
+                "best": best.map(|(m, v, _)| move_json(m, v)),
+                "policy": "fast",
+            }));
+        }
         let game = duel::games::Three(self.solution()?);
         let choice = policy
             .pick(&game, &pos, &[], &mut duel::seeded(seed))

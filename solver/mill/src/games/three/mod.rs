@@ -6,6 +6,7 @@
 //! Bits are the points in reading order: `a3 b3 c3 a2 b2 c2 a1 b1 c1` is
 //! bit 0..9, so a bitboard is a `u32` below `1 << 9`.
 
+pub mod count;
 pub mod game;
 pub mod report;
 pub mod solve;

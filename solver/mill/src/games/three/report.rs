@@ -1,6 +1,7 @@
 //! The JSON documents about Three Men's Morris that `solver three --json`
 //! prints and the web API answers: one producer of each shape.
 
+use crate::games::three::count::CountedThree;
 use crate::games::three::solve::{Counts, Solution};
 use crate::games::three::Position;
 use serde_json::{json, Value as Json};
@@ -34,6 +35,42 @@ pub fn probe_json(sol: &Solution, pos: &Position) -> Json {
         "source": if pos.finished() { "game-over" } else { "tables" },
         "finished": pos.finished(),
         "moves": moves,
+    })
+}
+
+/// [`probe_json`] under the count rule after `plies` quiet plies (none
+/// in placement): the values of [`CountedThree`], and `quiet_limit`,
+/// `quiet_plies` and each move's `quiet_plies` after it, as every board's
+/// analysis under the rule; at the limit the game is drawn (`game-over`,
+/// no moves).
+pub fn probe_json_at(counted: &CountedThree, sol: &Solution, pos: &Position, plies: u16) -> Json {
+    let count = counted.count(pos, plies);
+    let value = counted.value_at(sol, pos, count.plies);
+    let moves: Vec<Json> = counted
+        .moves_at(sol, pos, count.plies)
+        .iter()
+        .map(|(m, v, after)| {
+            json!({
+                "move": m.to_string(),
+                "value": v.outcome().as_str(),
+                "dtc": v.distance(),
+                "plies": v.distance(),
+                "quiet_plies": after,
+            })
+        })
+        .collect();
+    let over = pos.finished() || count.expired();
+    json!({
+        "position": pos.to_string(),
+        "to_move": pos.to_move.name(),
+        "value": value.outcome().as_str(),
+        "dtc": value.distance(),
+        "plies": value.distance(),
+        "source": if over { "game-over" } else { "tables" },
+        "finished": over,
+        "moves": moves,
+        "quiet_limit": count.limit,
+        "quiet_plies": count.plies,
     })
 }
 
