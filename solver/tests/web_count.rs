@@ -9,14 +9,15 @@
 //! from a win or a loss into a draw, and a walk finds both kinds; `best`
 //! is the analysis' first move; bad counts are 400s.
 
+mod common;
 mod web;
 
+use common::cli::run_cli;
 use mill::probe::analysis::SearchOptions;
 use serde_json::Value as Json;
 use std::collections::HashSet;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::OnceLock;
 use web::{encode, get};
 
@@ -25,16 +26,9 @@ const LIMIT: u16 = 4;
 
 /// Run `solver ARGS` with `--json`, which must succeed; its answer.
 fn solver(args: &[&str]) -> Json {
-    let out = Command::new(env!("CARGO_BIN_EXE_solver"))
-        .args(args)
-        .output()
-        .expect("run solver");
-    assert!(
-        out.status.success(),
-        "solver {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("CLI JSON")
+    let (out, ok) = run_cli(args);
+    assert!(ok, "solver {args:?}");
+    serde_json::from_str(&out).expect("CLI JSON")
 }
 
 /// Six's 4-stone game and Nine up to 7 stones, each with and without the
@@ -54,15 +48,7 @@ fn root() -> &'static Path {
                 let mut args = game.to_vec();
                 args.extend(rule);
                 args.extend(["--dir", d.to_str().unwrap(), "--quiet"]);
-                let out = Command::new(env!("CARGO_BIN_EXE_solver"))
-                    .args(&args)
-                    .output()
-                    .expect("run solver");
-                assert!(
-                    out.status.success(),
-                    "{args:?}: {}",
-                    String::from_utf8_lossy(&out.stderr)
-                );
+                assert!(run_cli(&args).1, "solver {args:?}");
             }
         }
         dir

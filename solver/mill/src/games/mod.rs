@@ -396,12 +396,6 @@ impl<B: Board> RulesLayer<B> {
     }
 }
 
-/// ` --quiet-limit L` under a count rule: what a command making the
-/// rule's tables adds.
-fn limit_flag(quiet_limit: Option<u16>) -> String {
-    quiet_limit.map_or_else(String::new, |l| format!(" --quiet-limit {l}"))
-}
-
 /// The largest of `candidates` (stone counts, largest first) whose tables
 /// are all present, as its rule set.
 fn detect(candidates: impl Iterator<Item = u8>, present: impl Fn(u8) -> bool) -> Option<u8> {
@@ -482,19 +476,19 @@ impl<B: Board> SolvedGame<B, Solution<B>> {
             files::tables(rules).into_iter().all(|id| set.exists(id))
         };
         let stones = detect((3..=B::STONES).rev(), tables);
-        let flag = if flying { "" } else { " --no-flying" };
-        let flag = format!("{flag}{}", limit_flag(quiet_limit));
-        let command = match stones {
-            Some(k) if k != B::STONES => format!("solver {} generate --stones {k}{flag}", B::NAME),
-            _ => format!("solver {} generate{flag}", B::NAME),
-        };
+        let served = with(stones.unwrap_or(B::STONES));
+        let command = format!(
+            "solver {} generate{}",
+            B::NAME,
+            served.generate_options(B::STONES)
+        );
         SolvedGame {
             id,
             title,
             dir: dir.to_owned(),
             found: stones.is_some(),
             rules: RulesLayer {
-                rules: with(stones.unwrap_or(B::STONES)),
+                rules: served,
                 largest,
                 command,
                 _board: std::marker::PhantomData,
@@ -534,7 +528,7 @@ pub fn lasker_with(
             .all(|s| set.exists(s))
     };
     let stones = detect((3..=10).rev(), tables);
-    let flag = if flying { "" } else { " --no-flying" };
+    let next = stones.map_or(4, |k| k + 1).min(10);
     SolvedGame {
         id: "lasker",
         title: "Lasker Morris",
@@ -544,9 +538,8 @@ pub fn lasker_with(
             rules: with(stones.unwrap_or(10)),
             largest: with(10),
             command: format!(
-                "solver lasker generate --stones {}{flag}{}",
-                stones.map_or(4, |k| k + 1).min(10),
-                limit_flag(quiet_limit)
+                "solver lasker generate --stones {next}{}",
+                with(next).generate_options(next)
             ),
             _board: std::marker::PhantomData,
         },
@@ -684,7 +677,7 @@ pub fn morabaraba_with(
             command: format!(
                 "solver morabaraba generate --stones {}{}",
                 stones.map_or(4, |n| n + 1).min(12),
-                limit_flag(quiet_limit)
+                files_rules.generate_options(files_rules.stones)
             ),
             _board: std::marker::PhantomData,
         },

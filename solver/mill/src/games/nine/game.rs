@@ -56,13 +56,7 @@ impl NineGame {
         options: SearchOptions,
         residency: Residency,
     ) -> NineGame {
-        let mut command = String::from("solver nine generate");
-        if !rules.flying {
-            command.push_str(" --no-flying");
-        }
-        if let Some(limit) = rules.quiet_limit {
-            command.push_str(&format!(" --quiet-limit {limit}"));
-        }
+        let command = format!("solver nine generate{}", rules.generate_options(9));
         let tables = Tablebases::open(dir, rules)
             .map(|tb| tb.keeping(residency))
             .map_err(|e| probe_error(&e, &command));

@@ -3,8 +3,9 @@
 
 use crate::games::three::count::CountedThree;
 use crate::games::three::solve::{Counts, Solution};
-use crate::games::three::Position;
+use crate::games::three::{Move, Position};
 use serde_json::{json, Value as Json};
+use tablebase::Value;
 
 /// `solver three probe --json` and `GET /api/three/probe`: the keys every
 /// board's probe has (`position`, `value`, `dtc`, `source`, every legal
@@ -13,29 +14,8 @@ use serde_json::{json, Value as Json};
 /// Three's own `to_move`, `finished` and `plies` (the same as `dtc`, kept
 /// for scripts written before).
 pub fn probe_json(sol: &Solution, pos: &Position) -> Json {
-    let value = sol.value(pos);
-    let moves: Vec<Json> = sol
-        .moves(pos)
-        .iter()
-        .map(|(m, v)| {
-            json!({
-                "move": m.to_string(),
-                "value": v.outcome().as_str(),
-                "dtc": v.distance(),
-                "plies": v.distance(),
-            })
-        })
-        .collect();
-    json!({
-        "position": pos.to_string(),
-        "to_move": pos.to_move.name(),
-        "value": value.outcome().as_str(),
-        "dtc": value.distance(),
-        "plies": value.distance(),
-        "source": if pos.finished() { "game-over" } else { "tables" },
-        "finished": pos.finished(),
-        "moves": moves,
-    })
+    let moves = sol.moves(pos).into_iter().map(|(m, v)| (m, v, None));
+    analysis_json(pos, sol.value(pos), pos.finished(), moves)
 }
 
 /// [`probe_json`] under the count rule after `plies` quiet plies (none
@@ -45,21 +25,38 @@ pub fn probe_json(sol: &Solution, pos: &Position) -> Json {
 /// no moves).
 pub fn probe_json_at(counted: &CountedThree, sol: &Solution, pos: &Position, plies: u16) -> Json {
     let count = counted.count(pos, plies);
+    let moves = counted.moves_at(sol, pos, count.plies);
+    let moves = moves.into_iter().map(|(m, v, after)| (m, v, Some(after)));
     let value = counted.value_at(sol, pos, count.plies);
-    let moves: Vec<Json> = counted
-        .moves_at(sol, pos, count.plies)
-        .iter()
+    let mut answer = analysis_json(pos, value, pos.finished() || count.expired(), moves);
+    answer["quiet_limit"] = count.limit.into();
+    answer["quiet_plies"] = count.plies.into();
+    answer
+}
+
+/// The analysis object of `pos` (value `value`, `over` when the game has
+/// ended) with its moves best first, each with the count after it under
+/// a count rule.
+fn analysis_json(
+    pos: &Position,
+    value: Value,
+    over: bool,
+    moves: impl Iterator<Item = (Move, Value, Option<u16>)>,
+) -> Json {
+    let moves: Vec<Json> = moves
         .map(|(m, v, after)| {
-            json!({
+            let mut j = json!({
                 "move": m.to_string(),
                 "value": v.outcome().as_str(),
                 "dtc": v.distance(),
                 "plies": v.distance(),
-                "quiet_plies": after,
-            })
+            });
+            if let Some(after) = after {
+                j["quiet_plies"] = after.into();
+            }
+            j
         })
         .collect();
-    let over = pos.finished() || count.expired();
     json!({
         "position": pos.to_string(),
         "to_move": pos.to_move.name(),
@@ -69,8 +66,6 @@ pub fn probe_json_at(counted: &CountedThree, sol: &Solution, pos: &Position, pli
         "source": if over { "game-over" } else { "tables" },
         "finished": over,
         "moves": moves,
-        "quiet_limit": count.limit,
-        "quiet_plies": count.plies,
     })
 }
 
