@@ -434,5 +434,14 @@ fn verify(args: &TableArgs, sample: Option<u64>) -> CliResult {
 fn probe(words: &[String], args: &TableArgs, plies: u16) -> CliResult {
     let (rules, sol) = load(args)?;
     let pos = six::position::<Nine>(words, rules)?;
-    print_position_value(&sol, rules, &pos, args.common.json, None, plies)
+    let plain = six::plain_tables(rules, |r| files::load(&args.dir, r));
+    print_position_value(
+        &sol,
+        plain.as_ref(),
+        rules,
+        &pos,
+        args.common.json,
+        None,
+        plies,
+    )
 }

@@ -541,5 +541,8 @@ fn probe(words: &[String], args: &TableArgs, plies: u16) -> CliResult {
     }
     let files = MovingFiles::<Morabaraba, Index>::new(&args.files.dir, rules);
     let a = files.analyse_at(rules, &pos, plies)?;
-    print_analysis(&a, rules, args.files.json, None)
+    let plain = super::six::plain_tables(rules, |r| {
+        MovingFiles::<Morabaraba, Index>::new(&args.files.dir, r).analyse_at(r, &pos, 0)
+    });
+    print_analysis(&a, plain.as_ref(), rules, args.files.json, None)
 }

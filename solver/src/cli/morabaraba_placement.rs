@@ -232,7 +232,11 @@ pub fn probe(pos: &Position, args: &TableArgs) -> CliResult {
         .max(3);
     let tables = SearchedTables::<Morabaraba, Index>::open(&args.files.dir, rules, stones)?;
     let a = tables.analyse(pos, SearchOptions::default())?;
-    print_analysis(&a, rules, args.files.json, None)?;
+    let plain = super::six::plain_tables(rules, |r| {
+        SearchedTables::<Morabaraba, Index>::open(&args.files.dir, r, stones)?
+            .analyse(pos, SearchOptions::default())
+    });
+    print_analysis(&a, plain.as_ref(), rules, args.files.json, None)?;
     if !args.files.json {
         println!(
             "({})",

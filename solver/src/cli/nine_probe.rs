@@ -3,6 +3,7 @@
 
 use super::duel::PolicyArgs;
 use super::nine_tb::TableArgs;
+use super::six::outcome_text;
 use super::CliError;
 use super::{parse_position, print_json, CliResult};
 use mill::duel::games::Nine as NineGame;
@@ -19,7 +20,6 @@ use serde_json::json;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::time::Instant;
-use tablebase::Outcome;
 
 /// Options of the placement search behind `probe` and `play`.
 #[derive(clap::Args, Debug)]
@@ -162,13 +162,6 @@ impl SearchArgs {
     }
 }
 
-fn describe(o: Outcome, d: Option<u16>) -> String {
-    match d {
-        Some(d) if o != Outcome::Draw => format!("{o} in {d}"),
-        _ => o.to_string(),
-    }
-}
-
 /// The move `policy` plays in `pos` after `quiet` quiet plies (the count
 /// rule's count) when the tables hold the position and all its moves (the
 /// moving phase, or placement sectors); `None` for the default policy, a
@@ -222,21 +215,34 @@ pub fn probe(args: ProbeArgs) -> CliResult {
         return within(&args, &pos, turns);
     }
     let a = engine.analyse_at(&pos, plies)?;
+    // Under the count rule, the tables without it (when the directory has
+    // them) mark the cursed wins and blessed losses.
+    let rules = tb.rules();
+    let plain = super::six::plain_tables(rules, |r| {
+        let plain = Tablebases::open(&args.tables.dir, r)?.in_memory_wdl();
+        let a = Analyst::new(&plain, args.search.options()).analyse(&pos);
+        a
+    });
     let choice = policy_move(&tb, &pos, plies, &[], &args.policy, &mut args.policy.rng())?;
     if args.json {
         let mut doc = a.to_json();
+        if let Some(p) = &plain {
+            mill::games::count::mark(&mut doc, &p.to_json());
+        }
         if let Some(c) = choice {
             doc["choice"] =
                 json!({"policy": args.policy.policy.to_string(), "move": c.mv.to_string()});
         }
         return print_json(&doc);
     }
+    let (label, labels) = plain.as_ref().map_or((None, Vec::new()), |p| a.labels(p));
     print!("{}", draw::<Nine>(&pos));
     println!("{pos}");
     println!(
-        "{} to move: {}{}",
+        "{} to move: {}{}{}",
         color_name(pos.to_move),
-        describe(a.value, a.dtc),
+        outcome_text(a.value, a.dtc),
+        super::six::label_text(label, true),
         match a.source {
             Source::Search => " (placement search)",
             Source::Tables if pos.placing() => " (placement tables)",
@@ -246,8 +252,13 @@ pub fn probe(args: ProbeArgs) -> CliResult {
     if let Some(c) = a.count {
         println!("{}", super::six::count_text(c));
     }
-    for m in &a.moves {
-        println!("  {:<10} {}", m.mv.to_string(), describe(m.value, m.dtc));
+    for (i, m) in a.moves.iter().enumerate() {
+        println!(
+            "  {:<10} {}{}",
+            m.mv.to_string(),
+            outcome_text(m.value, m.dtc),
+            super::six::label_text(labels.get(i).copied().flatten(), false)
+        );
     }
     if let Some(c) = choice {
         println!("The {} policy plays {}.", args.policy.policy, c.mv);
@@ -285,7 +296,7 @@ fn within(args: &ProbeArgs, pos: &Position, turns: u16) -> CliResult {
         "{} to move, {turns} turns left: {} (tables: {}; {} positions searched in {seconds:.3} s)",
         color_name(pos.to_move),
         w.within,
-        describe(w.table.outcome(), w.table.distance()),
+        outcome_text(w.table.outcome(), w.table.distance()),
         w.nodes,
     );
     for m in &w.moves {
@@ -293,7 +304,7 @@ fn within(args: &ProbeArgs, pos: &Position, turns: u16) -> CliResult {
             "  {:<10} {:<5} (tables: {})",
             m.mv.to_string(),
             m.within.as_str(),
-            describe(m.table.outcome(), m.table.distance())
+            outcome_text(m.table.outcome(), m.table.distance())
         );
     }
     Ok(())
@@ -431,7 +442,7 @@ pub fn play(args: PlayArgs) -> CliResult {
                 "perfect player ({}) plays {}: {}",
                 color_name(pos.to_move),
                 best.mv,
-                describe(best.value, best.dtc)
+                outcome_text(best.value, best.dtc)
             );
             play(&mut pos, &mut history, &mut quiet, best.mv);
         }

@@ -554,7 +554,7 @@ fn start<B: Board>(args: &TableArgs, deepest: bool, policy: &PolicyArgs) -> CliR
             "seconds": seconds,
         }));
     }
-    print_position_value(&sol, rules, &start, false, None, 0)?;
+    print_position_value(&sol, None, rules, &start, false, None, 0)?;
     println!(
         "{} positions reachable from the start (any play); the deepest reachable win takes {} plies to the end of the game with best play ({} in the moving phase alone):",
         win.reachable, win.plies, win.moving_plies
@@ -579,7 +579,16 @@ fn probe<B: Board>(
 ) -> CliResult {
     let (rules, sol) = load::<B>(args)?;
     let pos = position::<B>(words, rules)?;
-    print_position_value(&sol, rules, &pos, args.common.json, Some(policy), plies)
+    let plain = plain_tables(rules, |r| files::load::<B>(&args.dir, r));
+    print_position_value(
+        &sol,
+        plain.as_ref(),
+        rules,
+        &pos,
+        args.common.json,
+        Some(policy),
+        plies,
+    )
 }
 
 /// The move `policy` plays in `pos` after `quiet` quiet plies (the count
@@ -711,9 +720,13 @@ pub(crate) fn play_with<B: Board>(
 
 /// Value of `pos` and of every move, from the side to move's view: the
 /// [`Analysis`] of `sol`, as JSON or in words; with a `policy` other than
-/// the default, also the move it picks.
-pub(crate) fn print_position_value<B: Board>(
-    sol: &impl Values<B>,
+/// the default, also the move it picks. Under a count rule, `plain` (the
+/// same game's tables without it, when the directory has them) marks the
+/// cursed wins and blessed losses.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn print_position_value<B: Board, V: Values<B>>(
+    sol: &V,
+    plain: Option<&V>,
     rules: RuleSet,
     pos: &Position,
     json: bool,
@@ -726,7 +739,18 @@ pub(crate) fn print_position_value<B: Board>(
         None => None,
     };
     let a = analyse_at(sol, rules, pos, plies)?;
-    print_analysis(&a, rules, json, choice)
+    let before = plain.and_then(|p| analyse_at(p, rules.with_quiet_limit(None), pos, 0).ok());
+    print_analysis(&a, before.as_ref(), rules, json, choice)
+}
+
+/// The tables of `rules` without its count rule, when `rules` has one and
+/// `load` finds them (to mark what the rule changed); `None` otherwise.
+pub(crate) fn plain_tables<V, E>(
+    rules: RuleSet,
+    load: impl FnOnce(RuleSet) -> Result<V, E>,
+) -> Option<V> {
+    rules.quiet_limit?;
+    load(rules.with_quiet_limit(None)).ok()
 }
 
 /// Where a position stands in the count rule, in words.
@@ -750,25 +774,31 @@ pub(crate) fn count_text(c: mill::probe::count::Count) -> String {
 /// picks (`(policy, move)`) when one was asked for.
 pub(crate) fn print_analysis<B: Board>(
     a: &Analysis<B>,
+    plain: Option<&Analysis<B>>,
     rules: RuleSet,
     json: bool,
     choice: Option<(String, String)>,
 ) -> CliResult {
     if json {
         let mut doc = a.to_json();
+        if let Some(p) = plain {
+            mill::games::count::mark(&mut doc, &p.to_json());
+        }
         if let Some((p, m)) = &choice {
             doc["choice"] = json!({"policy": p, "move": m});
         }
         return print_json(&doc);
     }
+    let (label, labels) = plain.map_or((None, Vec::new()), |p| a.labels(p));
     let pos = &a.position;
     print!("{}", draw::<B>(pos));
     println!("{}", format_position::<B>(pos));
     println!(
-        "{} to move, flying {}: {}",
+        "{} to move, flying {}: {}{}",
         side(pos.to_move),
         if rules.flying { "on" } else { "off" },
-        outcome_text(a.value, a.dtc)
+        outcome_text(a.value, a.dtc),
+        label_text(label, true)
     );
     if let Some(c) = a.count {
         println!("{}", count_text(c));
@@ -776,11 +806,12 @@ pub(crate) fn print_analysis<B: Board>(
     if let Some(e) = ending::<B>(pos, rules) {
         println!("Game over: {}.", ending_text(e));
     }
-    for m in &a.moves {
+    for (i, m) in a.moves.iter().enumerate() {
         println!(
-            "  {:<12} {}",
+            "  {:<12} {}{}",
             move_text::<B>(m.mv),
-            outcome_text(m.value, m.dtc)
+            outcome_text(m.value, m.dtc),
+            label_text(labels.get(i).copied().flatten(), false)
         );
     }
     if a.dtc.is_some() {
@@ -793,6 +824,21 @@ pub(crate) fn print_analysis<B: Board>(
         println!("The {p} policy plays {m}.");
     }
     Ok(())
+}
+
+/// What the count rule made of a value, after it in words: ` (a cursed
+/// win: a win without the count rule)` for the position (`whole`), ` (cursed
+/// win)` for a move; empty for no label.
+pub(crate) fn label_text(label: Option<mill::probe::count::Label>, whole: bool) -> String {
+    use mill::probe::count::Label;
+    match (label, whole) {
+        (None, _) => String::new(),
+        (Some(Label::CursedWin), true) => " (a cursed win: a win without the count rule)".into(),
+        (Some(Label::BlessedLoss), true) => {
+            " (a blessed loss: a loss without the count rule)".into()
+        }
+        (Some(l), false) => format!(" ({})", l.words()),
+    }
 }
 
 /// An outcome and its distance in words: "win in 5", "draw", "loss".

@@ -7,14 +7,22 @@
 //! win into a loss: a side that wins under the count wins without it.)
 
 use crate::games::{GameError, MillGame};
+use crate::probe::count::Label;
 use serde_json::Value as Json;
+use tablebase::Outcome;
 
-/// `"cursed-win"`, `"blessed-loss"` or null: what the count rule made of
-/// a value `plain` (`win`, `draw`, `loss`) that reads `counted` under it.
+/// `"cursed-win"`, `"blessed-loss"` or null ([`Label::of`]): what the
+/// count rule made of a value `plain` (`win`, `draw`, `loss`) that reads
+/// `counted` under it.
 fn label(plain: &Json, counted: &Json) -> Json {
-    match (plain.as_str(), counted.as_str()) {
-        (Some("win"), Some("draw")) => "cursed-win".into(),
-        (Some("loss"), Some("draw")) => "blessed-loss".into(),
+    let outcome = |j: &Json| match j.as_str() {
+        Some("win") => Some(Outcome::Win),
+        Some("draw") => Some(Outcome::Draw),
+        Some("loss") => Some(Outcome::Loss),
+        _ => None,
+    };
+    match (outcome(plain), outcome(counted)) {
+        (Some(p), Some(c)) => Label::of(p, c).map_or(Json::Null, |l| l.as_str().into()),
         _ => Json::Null,
     }
 }

@@ -13,7 +13,7 @@
 //! every game's `probe` and `play`, the web API and the Python module, so
 //! all of them answer alike.
 
-use crate::probe::count::{Count, CountError};
+use crate::probe::count::{Count, CountError, Label};
 use crate::probe::nine::{ProbeError, Tablebases};
 use crate::rules::board::{Board, Nine};
 use crate::rules::ending;
@@ -261,6 +261,22 @@ impl<B: Board> Analysis<B> {
     /// The best move, if the side to move has one.
     pub fn best(&self) -> Option<MoveValue> {
         self.moves.first().copied()
+    }
+
+    /// What the count rule made of this analysis (read under a count
+    /// rule) against `plain`, the same position's analysis without the
+    /// rule ([`Label::of`]): the position's label and each move's, in the
+    /// order of [`Analysis::moves`] (a move `plain` lacks has none).
+    pub fn labels(&self, plain: &Analysis<B>) -> (Option<Label>, Vec<Option<Label>>) {
+        let moves = self
+            .moves
+            .iter()
+            .map(|m| {
+                let before = plain.moves.iter().find(|p| p.mv == m.mv)?;
+                Label::of(before.value, m.value)
+            })
+            .collect();
+        (Label::of(plain.value, self.value), moves)
     }
 
     /// The JSON object of every game's `probe --json` and the web API:

@@ -8,7 +8,7 @@
 
 use crate::rules::position::Move;
 use crate::rules::variant::RuleSet;
-use tablebase::Value;
+use tablebase::{Outcome, Value};
 
 /// A position's place in the count rule: `plies` quiet plies (without a
 /// removal or a placement) played of the `limit` after which the game is
@@ -70,6 +70,48 @@ impl Count {
     }
 }
 
+/// What the count rule made of a value, as Syzygy's chess tables name
+/// it: a *cursed win* is won without the rule and drawn under it (the win
+/// takes too long), a *blessed loss* lost without it and drawn under it.
+/// The rule never turns a draw into a decision or a win into a loss (a
+/// side that wins under the count wins without it), so no other change
+/// exists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Label {
+    /// Won without the count rule, drawn under it.
+    CursedWin,
+    /// Lost without the count rule, drawn under it.
+    BlessedLoss,
+}
+
+impl Label {
+    /// The label of a value that is `plain` without the rule and
+    /// `counted` under it; `None` when the rule changed nothing.
+    pub fn of(plain: Outcome, counted: Outcome) -> Option<Label> {
+        match (plain, counted) {
+            (Outcome::Win, Outcome::Draw) => Some(Label::CursedWin),
+            (Outcome::Loss, Outcome::Draw) => Some(Label::BlessedLoss),
+            _ => None,
+        }
+    }
+
+    /// The name in JSON: `cursed-win`, `blessed-loss`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Label::CursedWin => "cursed-win",
+            Label::BlessedLoss => "blessed-loss",
+        }
+    }
+
+    /// The name in words: `cursed win`, `blessed loss`.
+    pub fn words(self) -> &'static str {
+        match self {
+            Label::CursedWin => "cursed win",
+            Label::BlessedLoss => "blessed loss",
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -96,5 +138,24 @@ mod tests {
         assert_eq!(c.after(Move::place(3)).plies, 0);
         assert!(!c.expired());
         assert!(Count::of(rules, 10).unwrap().unwrap().expired());
+    }
+
+    #[test]
+    fn only_a_decision_turned_into_a_draw_is_labelled() {
+        use Outcome::{Draw, Loss, Win};
+        let all = [Win, Draw, Loss];
+        let labelled: Vec<_> = all
+            .iter()
+            .flat_map(|&p| all.iter().map(move |&c| ((p, c), Label::of(p, c))))
+            .filter(|(_, l)| l.is_some())
+            .collect();
+        assert_eq!(
+            labelled,
+            [
+                ((Win, Draw), Some(Label::CursedWin)),
+                ((Loss, Draw), Some(Label::BlessedLoss))
+            ]
+        );
+        assert_eq!(Label::CursedWin.as_str(), "cursed-win");
     }
 }
