@@ -383,3 +383,51 @@ fn nine_play_under_the_count_rule() {
     assert!(out.contains("A draw by the count rule"), "{out}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Three Men's Morris under `--quiet-limit` (solved in memory under the
+/// rule): the duel has games drawn by the count and every game the
+/// perfect player stood to win at its count it won; `play` shows the
+/// count and ends the game at the limit.
+#[test]
+fn three_duel_and_play_under_the_count_rule() {
+    let (out, ok) = run_cli(&[
+        "three",
+        "duel",
+        "--games",
+        "100",
+        "--quiet-limit",
+        "6",
+        "--json",
+    ]);
+    assert!(ok, "{out}");
+    let r: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(r["quiet_limit"], 6);
+    assert!(r["count_draws"].as_u64().unwrap() > 0, "{out}");
+    // White wins the game from the empty board: as White the perfect
+    // player never loses (as Black it may, the start being lost).
+    assert_eq!(r["white"]["losses"], 0, "{out}");
+    assert!(r["stood_to_win"].as_u64().unwrap() > 0, "{out}");
+    assert_eq!(r["wins_let_slip"], 0, "{out}");
+    assert_eq!(r["stood_to_win"], r["wins"], "{out}");
+    // One quiet ply played of 3: the human's slide and the perfect
+    // player's answer reach the limit, a draw (the position is a loss
+    // for White without the rule, in more plies than the rule leaves).
+    let (out, ok) = common::cli::run_cli_with_input(
+        &[
+            "three",
+            "play",
+            "WWBW...BB w 0 0",
+            "--quiet-limit",
+            "3",
+            "--quiet-plies",
+            "1",
+        ],
+        "a3-b2\nquit\n",
+    );
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("count 1/3") && out.contains("count 3/3"),
+        "{out}"
+    );
+    assert!(out.contains("Game over: a draw by the count rule"), "{out}");
+}

@@ -117,3 +117,93 @@ fn start_is_the_empty_board_probed() {
     assert_eq!(start, probe);
     assert_eq!(start["position"], Position::start().to_string());
 }
+
+/// `solver three probe --quiet-limit L --quiet-plies Q --json`: the
+/// answer of the library's game under the rule with its marks against
+/// the game without it (`games::count::analyse_marked`; the values under
+/// the rule are checked against a search over (position, count) states
+/// in `games::three::count`), on moving-phase positions spread by a fixed
+/// walk; a limit that bites marks some values, one past every distance of
+/// the game (its longest win is 9 plies from the empty board, far less in
+/// the moving phase here) marks none; a count past the limit fails.
+#[test]
+fn probe_under_the_count_rule_marks_what_it_changes() {
+    use mill::games::MillGame;
+    let plain = mill::games::ThreeGame::new();
+    let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut next = move |k: u64| {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) % k
+    };
+    let mut marked = 0;
+    for limit in [3u16, 200] {
+        let counted = mill::games::ThreeGame::with_quiet_limit(limit);
+        let mut probed = 0;
+        while probed < 6 {
+            let mut board = ['.'; 9];
+            for stone in ['W', 'W', 'W', 'B', 'B', 'B'] {
+                loop {
+                    let p = next(9) as usize;
+                    if board[p] == '.' {
+                        board[p] = stone;
+                        break;
+                    }
+                }
+            }
+            let side = if next(2) == 0 { "w" } else { "b" };
+            let pos = format!("{} {side} 0 0", board.iter().collect::<String>());
+            if !plain.show(&pos).is_ok_and(|s| s["game_over"].is_null()) {
+                continue;
+            }
+            probed += 1;
+            let q = (next(u64::from(limit.min(4))) as u16).min(limit - 1);
+            let (ok, out, err) = run(&[
+                "three",
+                "probe",
+                &pos,
+                "--quiet-limit",
+                &limit.to_string(),
+                "--quiet-plies",
+                &q.to_string(),
+                "--json",
+            ]);
+            assert!(ok, "{pos}: {err}");
+            let cli: Json = serde_json::from_str(&out).unwrap();
+            let lib = mill::games::count::analyse_marked(&counted, &plain, &pos, q).unwrap();
+            for key in ["value", "dtc", "label", "plain_value", "quiet_plies"] {
+                assert_eq!(cli[key], lib[key], "{pos} at {q}: {key}");
+            }
+            let moves = |j: &Json| -> Vec<[Json; 5]> {
+                j["moves"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|m| ["move", "value", "dtc", "label", "quiet_plies"].map(|k| m[k].clone()))
+                    .collect()
+            };
+            assert_eq!(moves(&cli), moves(&lib), "{pos} at {q}");
+            let labels = std::iter::once(&cli)
+                .chain(cli["moves"].as_array().unwrap())
+                .filter(|m| !m["label"].is_null())
+                .count();
+            if limit == 200 {
+                assert_eq!(labels, 0, "{pos}: the rule cannot bite at 200 plies");
+            }
+            marked += labels;
+        }
+    }
+    assert!(marked > 0, "a 3-ply rule marked nothing");
+    let (ok, _, err) = run(&[
+        "three",
+        "probe",
+        "WWBW...BB w 0 0",
+        "--quiet-limit",
+        "3",
+        "--quiet-plies",
+        "4",
+    ]);
+    assert!(!ok);
+    assert_eq!(err.lines().count(), 1, "{err}");
+}

@@ -5,9 +5,11 @@ use super::duel::PolicyArgs;
 use super::CliError;
 use super::{print_json, CliResult};
 use clap::Subcommand;
-use mill::duel::games::Three;
+use mill::duel::games::{Three, ThreeCounted};
+use mill::games::three::count::CountedThree;
 use mill::games::three::solve::Solution;
 use mill::games::three::{parse_move, report, Position};
+use mill::probe::count::{Count, Label};
 use mill::rules::position::Color;
 use serde_json::json;
 use std::io::{BufRead, Write};
@@ -62,6 +64,9 @@ pub enum Command {
         json: bool,
         #[command(flatten)]
         policy: super::duel::PolicyArgs,
+        /// The count rule (as --quiet-limit of `probe`).
+        #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u16).range(1..=10000))]
+        quiet_limit: Option<u16>,
     },
     /// The value of a position and of each of its legal moves.
     Probe {
@@ -76,6 +81,8 @@ pub enum Command {
         json: bool,
         #[command(flatten)]
         policy: super::duel::PolicyArgs,
+        #[command(flatten)]
+        count: CountArgs,
     },
     /// Play against the perfect player in the terminal (moves on stdin,
     /// `quit` to stop).
@@ -90,6 +97,8 @@ pub enum Command {
         json: bool,
         #[command(flatten)]
         policy: super::duel::PolicyArgs,
+        #[command(flatten)]
+        count: CountArgs,
     },
     /// The perfect player with a move-choice policy against a fallible
     /// opponent: N games from the empty board, both colours, in parallel;
@@ -97,11 +106,32 @@ pub enum Command {
     Duel(DuelCommand),
 }
 
+/// The count rule on Three Men's Morris (`docs/rules.md`, "The count
+/// rule"): the game has no removals, so only a placement restarts the
+/// count.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct CountArgs {
+    /// The count rule: the game is drawn once PLIES plies in a row pass
+    /// without a placement (100 is "fifty moves", docs/rules.md). The
+    /// game is solved under it in memory; without it endless play is a
+    /// draw and nothing else is.
+    #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u16).range(1..=10000))]
+    pub quiet_limit: Option<u16>,
+    /// Under --quiet-limit: plies already played without a placement (the
+    /// count; 0 right after one, and in the placement phase).
+    #[arg(long, value_name = "Q", default_value_t = 0, requires = "quiet_limit")]
+    pub quiet_plies: u16,
+}
+
 /// Options of `solver three duel`.
 #[derive(clap::Args, Debug)]
 pub struct DuelCommand {
     #[command(flatten)]
     pub duel: super::duel::DuelArgs,
+    /// The count rule (as --quiet-limit of `probe`): every game is drawn
+    /// once PLIES plies in a row pass without a placement.
+    #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u16).range(1..=10000))]
+    pub quiet_limit: Option<u16>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -130,22 +160,41 @@ pub fn run(args: Args) -> CliResult {
             position,
             json,
         } => perft(depth, &position, json),
-        Command::Start { json, policy } => probe(&[], "", json, &policy),
+        Command::Start {
+            json,
+            policy,
+            quiet_limit,
+        } => {
+            let count = CountArgs {
+                quiet_limit,
+                quiet_plies: 0,
+            };
+            probe(&[], "", json, &policy, count)
+        }
         Command::Probe {
             position,
             moves,
             json,
             policy,
-        } => probe(&position, &moves, json, &policy),
+            count,
+        } => probe(&position, &moves, json, &policy, count),
         Command::Play {
             side,
             position,
             json,
             policy,
-        } => play(side, &position, json, &policy),
+            count,
+        } => play(side, &position, json, &policy, count),
         Command::Duel(d) => {
             let sol = solution()?;
-            super::duel::run("Three Men's Morris", &Three(&sol), &d.duel, d.json)
+            match d.quiet_limit {
+                None => super::duel::run("Three Men's Morris", &Three(&sol), &d.duel, d.json),
+                Some(limit) => {
+                    let counted = CountedThree::new(&sol, limit);
+                    let game = ThreeCounted(&sol, &counted);
+                    super::duel::run("Three Men's Morris", &game, &d.duel, d.json)
+                }
+            }
         }
     }
 }
@@ -258,44 +307,120 @@ fn show(words: &[String], svg: Option<&std::path::Path>, json: bool) -> CliResul
     Ok(())
 }
 
-/// Play the moves of `list` (space-separated) from `pos`.
-fn play_moves(mut pos: Position, list: &str) -> Result<Position, CliError> {
+/// Play the moves of `list` (space-separated) from `pos`, `quiet` quiet
+/// plies into the count: the position after them and the count after
+/// them (a placement restarts it, a slide adds one).
+fn play_moves(mut pos: Position, list: &str, mut quiet: u16) -> Result<(Position, u16), CliError> {
     for (i, text) in list.split_whitespace().enumerate() {
         let m = parse_move(&pos, text).map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
+        quiet = if m.from.is_none() {
+            0
+        } else {
+            quiet.saturating_add(1)
+        };
         pos = pos.play(m);
     }
-    Ok(pos)
+    Ok((pos, quiet))
 }
 
-/// `solver three probe`.
-fn probe(words: &[String], moves: &str, json: bool, policy: &PolicyArgs) -> CliResult {
-    let pos = play_moves(super::parse_position(words, Position::start())?, moves)?;
+/// The solution under the count rule of `count`, when it has one, with
+/// the count of `pos` after `plies` quiet plies (a count past the limit
+/// is an input error).
+fn counted(
+    sol: &Solution,
+    count: CountArgs,
+    pos: &Position,
+    plies: u16,
+) -> Result<Option<(CountedThree, Count)>, CliError> {
+    let Some(limit) = count.quiet_limit else {
+        return Ok(None);
+    };
+    if plies > limit {
+        return Err(CliError::input(format!(
+            "{plies} quiet plies is past the count rule's limit of {limit}"
+        )));
+    }
+    let counted = CountedThree::new(sol, limit);
+    let at = counted.count(pos, plies);
+    Ok(Some((counted, at)))
+}
+
+/// `solver three probe`: under `--quiet-limit`, every value read at the
+/// count and each one the rule changed marked against the game without
+/// it (cursed wins, blessed losses).
+fn probe(
+    words: &[String],
+    moves: &str,
+    json: bool,
+    policy: &PolicyArgs,
+    count: CountArgs,
+) -> CliResult {
+    let start = super::parse_position(words, Position::start())?;
+    let (pos, plies) = play_moves(start, moves, count.quiet_plies)?;
     let sol = solution()?;
-    let value = sol.value(&pos);
-    let list = sol.moves(&pos);
+    let rule = counted(&sol, count, &pos, plies)?;
+    let plain_value = sol.value(&pos);
+    let plain_moves = sol.moves(&pos);
+    let (value, list) = match &rule {
+        None => (plain_value, plain_moves.clone()),
+        Some((c, at)) => (
+            c.value_at(&sol, &pos, at.plies),
+            c.moves_at(&sol, &pos, at.plies)
+                .into_iter()
+                .map(|(m, v, _)| (m, v))
+                .collect(),
+        ),
+    };
     let choice = if policy.is_default() {
         None
     } else {
-        policy
-            .policy
-            .pick(&Three(&sol), &pos, &[], &mut policy.rng())?
-            .map(|c| c.mv)
+        let mut rng = policy.rng();
+        match &rule {
+            None => policy.policy.pick(&Three(&sol), &pos, &[], &mut rng)?,
+            Some((c, at)) => {
+                policy
+                    .policy
+                    .pick_at(&ThreeCounted(&sol, c), &pos, at.plies, &[], &mut rng)?
+            }
+        }
+        .map(|c| c.mv)
     };
     if json {
-        let mut doc = report::probe_json(&sol, &pos);
+        let mut doc = match &rule {
+            None => report::probe_json(&sol, &pos),
+            Some((c, at)) => {
+                let mut doc = report::probe_json_at(c, &sol, &pos, at.plies);
+                mill::games::count::mark(&mut doc, &report::probe_json(&sol, &pos));
+                doc
+            }
+        };
         if let Some(m) = choice {
             doc["choice"] = json!({"policy": policy.policy.to_string(), "move": m.to_string()});
         }
         return print_json(&doc);
     }
+    let marked = |plain: Value, now: Value| {
+        let label = rule.as_ref().and(Label::of(plain.outcome(), now.outcome()));
+        label.map_or(String::new(), |l| format!(" ({})", l.words()))
+    };
     print!("{}", pos.draw());
     println!("{pos}");
-    println!("{} to move: {}", name(pos.to_move), describe(value));
+    println!(
+        "{} to move: {}{}",
+        name(pos.to_move),
+        describe(value),
+        marked(plain_value, value)
+    );
+    if let Some((_, at)) = &rule {
+        println!("{}", super::six::count_text(*at));
+    }
     if pos.finished() {
         println!("The game is over: {} has lost.", name(pos.to_move));
     }
     for (m, v) in &list {
-        println!("  {m:<6} {}", describe(*v));
+        let before = plain_moves.iter().find(|(p, _)| p == m).map(|&(_, v)| v);
+        let mark = before.map_or(String::new(), |b| marked(b, *v));
+        println!("  {m:<6} {}{mark}", describe(*v));
     }
     if let Some(m) = choice {
         println!("The {} policy plays {m}.", policy.policy);
@@ -310,53 +435,79 @@ fn name(c: Color) -> &'static str {
     }
 }
 
-/// `solver three play`.
-fn play(side: Side, words: &[String], json: bool, policy: &PolicyArgs) -> CliResult {
+/// `solver three play`: under `--quiet-limit` the count is shown before
+/// every move, the perfect player reads every move at its count, and the
+/// game is drawn at the limit.
+fn play(
+    side: Side,
+    words: &[String],
+    json: bool,
+    policy: &PolicyArgs,
+    count: CountArgs,
+) -> CliResult {
     let human = match side {
         Side::White => Color::White,
         Side::Black => Color::Black,
     };
     let sol = solution()?;
     let mut pos = super::parse_position(words, Position::start())?;
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
-    let report = |pos: &Position, last: Option<String>| -> CliResult {
+    let rule = counted(&sol, count, &pos, count.quiet_plies)?;
+    let game = rule.as_ref().map(|(c, _)| ThreeCounted(&sol, c));
+    // Quiet plies played (none in the placement phase).
+    let mut quiet = rule.as_ref().map_or(0, |(_, at)| at.plies);
+    let value_at = |pos: &Position, quiet: u16| match &rule {
+        None => sol.value(pos),
+        Some((c, _)) => c.value_at(&sol, pos, c.count(pos, quiet).plies),
+    };
+    let report = |pos: &Position, quiet: u16, last: Option<String>| -> CliResult {
+        let value = value_at(pos, quiet);
+        let at = rule.as_ref().map(|(c, _)| c.count(pos, quiet));
         if json {
-            let text = serde_json::to_string(&json!({
+            let mut doc = json!({
                 "last_move": last,
                 "position": pos.to_string(),
                 "to_move": pos.to_move.name(),
-                "value": sol.value(pos).outcome().as_str(),
-                "plies": sol.value(pos).distance(),
-            }))?;
-            println!("{text}");
+                "value": value.outcome().as_str(),
+                "plies": value.distance(),
+            });
+            if let Some(at) = at {
+                doc["quiet_limit"] = at.limit.into();
+                doc["quiet_plies"] = at.plies.into();
+            }
+            println!("{}", serde_json::to_string(&doc)?);
         } else {
             if let Some(m) = last {
                 println!("{} played {m}", name(pos.to_move.other()));
             }
             print!("{}", pos.draw());
+            if let Some(at) = at {
+                println!("count {}/{}", at.plies, at.limit);
+            }
             println!(
                 "{} to move ({} with perfect play)",
                 name(pos.to_move),
-                describe(sol.value(pos))
+                describe(value)
             );
         }
         Ok(())
     };
-    report(&pos, None)?;
+    report(&pos, quiet, None)?;
     let mut rng = policy.rng();
     // Positions since the last placement (for `ultra`).
     let mut history = vec![pos];
-    while !pos.finished() {
+    let drawn = |pos: &Position, quiet: u16| {
+        rule.as_ref()
+            .is_some_and(|(c, _)| c.count(pos, quiet).expired())
+    };
+    while !pos.finished() && !drawn(&pos, quiet) {
         let m = if pos.to_move == human {
             if !json {
                 print!("your move> ");
                 std::io::stdout().flush()?;
             }
-            let Some(line) = lines.next() else {
+            let Some(line) = lines_next()? else {
                 return Ok(());
             };
-            let line = line?;
             let line = line.trim();
             if line == "quit" {
                 return Ok(());
@@ -372,24 +523,48 @@ fn play(side: Side, words: &[String], json: bool, policy: &PolicyArgs) -> CliRes
                     continue;
                 }
             }
-        } else if policy.is_default() {
-            sol.best_move(&pos).ok_or("no move in an unfinished game")?
         } else {
-            policy
-                .policy
-                .pick(&Three(&sol), &pos, &history, &mut rng)?
-                .ok_or("no move in an unfinished game")?
-                .mv
+            let choice = match &game {
+                None if policy.is_default() => sol.best_move(&pos),
+                None => policy
+                    .policy
+                    .pick(&Three(&sol), &pos, &history, &mut rng)?
+                    .map(|c| c.mv),
+                Some(g) => policy
+                    .policy
+                    .pick_at(g, &pos, quiet, &history, &mut rng)?
+                    .map(|c| c.mv),
+            };
+            choice.ok_or("no move in an unfinished game")?
         };
         if m.from.is_none() {
             history.clear();
+            quiet = 0;
+        } else {
+            quiet = quiet.saturating_add(1);
         }
         pos = pos.play(m);
         history.push(pos);
-        report(&pos, Some(m.to_string()))?;
+        report(&pos, quiet, Some(m.to_string()))?;
     }
     if !json {
-        println!("Game over: {} wins.", name(pos.to_move.other()));
+        if pos.finished() {
+            println!("Game over: {} wins.", name(pos.to_move.other()));
+        } else {
+            println!(
+                "Game over: a draw by the count rule ({} plies without a placement).",
+                count.quiet_limit.unwrap_or(0)
+            );
+        }
     }
     Ok(())
+}
+
+/// The next line of standard input, `None` at its end.
+fn lines_next() -> Result<Option<String>, CliError> {
+    let mut line = String::new();
+    if std::io::stdin().lock().read_line(&mut line)? == 0 {
+        return Ok(None);
+    }
+    Ok(Some(line))
 }

@@ -90,6 +90,66 @@ impl Solved for Three<'_> {
     }
 }
 
+/// Three Men's Morris under the count rule: the solution and its values
+/// under the rule ([`three::count::CountedThree`]); every move is read at
+/// the count after it, and the game is drawn at the limit.
+pub struct ThreeCounted<'a>(
+    pub &'a three::solve::Solution,
+    pub &'a three::count::CountedThree,
+);
+
+impl Solved for ThreeCounted<'_> {
+    type Position = three::Position;
+    type Move = three::Move;
+
+    fn start(&self) -> three::Position {
+        Three(self.0).start()
+    }
+
+    fn to_move(&self, pos: &three::Position) -> Color {
+        pos.to_move
+    }
+
+    fn finish(&self, pos: &three::Position) -> Option<Finish> {
+        Three(self.0).finish(pos)
+    }
+
+    fn moves(&self, pos: &three::Position) -> Result<Vec<Choice<three::Move>>, DuelError> {
+        self.moves_at(pos, 0)
+    }
+
+    fn play(&self, pos: &three::Position, m: three::Move) -> three::Position {
+        pos.play(m)
+    }
+
+    fn irreversible(&self, _pos: &three::Position, m: three::Move) -> bool {
+        m.from.is_none()
+    }
+
+    fn quiet_limit(&self) -> Option<u16> {
+        Some(self.1.limit())
+    }
+
+    /// Best first, each move at the count after it.
+    fn moves_at(
+        &self,
+        pos: &three::Position,
+        quiet: u16,
+    ) -> Result<Vec<Choice<three::Move>>, DuelError> {
+        let quiet = quiet.min(self.1.limit());
+        Ok(self
+            .1
+            .moves_at(self.0, pos, quiet)
+            .into_iter()
+            .map(|(mv, value, _)| Choice {
+                mv,
+                value,
+                has_distance: true,
+            })
+            .collect())
+    }
+}
+
 /// A game of the family (board `B`, rule set `rules`) from anything that
 /// knows its values.
 pub struct Family<'a, B, V> {
