@@ -275,24 +275,11 @@ pub enum Command {
         /// Output weights file.
         #[arg(long)]
         out: std::path::PathBuf,
-        /// Self-play games.
-        #[arg(long, default_value_t = 2000)]
-        games: usize,
-        /// Node budget per self-play move.
-        #[arg(long, default_value_t = 4000)]
-        nodes: u64,
-        /// Random plies from the start before each self-play game.
-        #[arg(long, default_value_t = 8)]
-        random_plies: u32,
-        /// Engine that plays the self-play games (match syntax).
-        #[arg(long, default_value = "full-learned-endgame")]
-        engine: String,
+        #[command(flatten)]
+        self_play: super::toguz_nnue::SelfPlayArgs,
         /// Also learn from the games of this record file (by their results).
         #[arg(long)]
         records: Option<std::path::PathBuf>,
-        /// Seed of the self-play openings.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
         /// Training passes.
         #[arg(long, default_value_t = 300)]
         epochs: usize,
@@ -721,12 +708,8 @@ pub fn run(args: Args) -> CliResult {
         }
         Command::Train {
             out,
-            games,
-            nodes,
-            random_plies,
-            engine,
+            self_play,
             records,
-            seed,
             epochs,
             learning_rate,
             lambda,
@@ -734,7 +717,7 @@ pub fn run(args: Args) -> CliResult {
             quiet,
             json,
         } => {
-            let engine: EngineSpec = engine.parse().map_err(|e| format!("--engine: {e}"))?;
+            let sp = self_play.options("full-learned-endgame")?;
             if !(0.0..=1.0).contains(&lambda) {
                 return Err(CliError::from("--lambda must be in 0..1"));
             }
@@ -743,18 +726,12 @@ pub fn run(args: Args) -> CliResult {
                     "--learning-rate must be positive and --l2 non-negative",
                 ));
             }
-            if nodes == 0 {
-                return Err(CliError::from("--nodes must be at least 1"));
-            }
             let sp = SelfPlayOptions {
-                games,
-                nodes,
-                random_plies,
-                seed,
                 config: Config {
                     tt_mb: 8,
-                    ..engine.config
+                    ..sp.config
                 },
+                ..sp
             };
             let opts = TrainOptions {
                 epochs,

@@ -21,19 +21,8 @@ pub struct TrainNetArgs {
     /// games already in it are not played again.
     #[arg(long)]
     data: PathBuf,
-    /// Self-play games (numbered 0..N; each seeded by --seed and its number).
-    #[arg(long, default_value_t = 2000)]
-    games: usize,
-    /// Node budget per self-play move.
-    #[arg(long, default_value_t = 4000)]
-    nodes: u64,
-    /// Random plies from the start before each self-play game.
-    #[arg(long, default_value_t = 8)]
-    random_plies: u32,
-    /// Engine that plays the self-play games (match syntax; default today's
-    /// engine, the built-in network; `full-nnue` is the linear model).
-    #[arg(long, default_value = "full")]
-    engine: String,
+    #[command(flatten)]
+    self_play: SelfPlayArgs,
     /// Self-play threads (games in parallel).
     #[arg(long, default_value_t = 1)]
     jobs: usize,
@@ -44,10 +33,6 @@ pub struct TrainNetArgs {
     /// Also learn from the games of this record file (by their results).
     #[arg(long)]
     records: Option<PathBuf>,
-    /// Seed of the self-play openings and of the network's initial weights
-    /// and sample order.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
     /// Training passes.
     #[arg(long, default_value_t = 20)]
     epochs: usize,
@@ -72,6 +57,51 @@ pub struct TrainNetArgs {
     json: bool,
 }
 
+/// The self-play games of `train` and `train-net`: how many, how deep,
+/// from which openings, by which engine.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SelfPlayArgs {
+    /// Self-play games (numbered 0..N; each seeded by --seed and its number).
+    #[arg(long, default_value_t = 2000)]
+    pub games: usize,
+    /// Node budget per self-play move.
+    #[arg(long, default_value_t = 4000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: u64,
+    /// Random plies from the start before each self-play game.
+    #[arg(long, default_value_t = 8)]
+    pub random_plies: u32,
+    /// Engine that plays the self-play games (match syntax, a setting of
+    /// this build). Default: `full` (today's engine, the built-in network)
+    /// for `train-net`; `full-learned-endgame` (the linear model) for
+    /// `train`.
+    #[arg(long)]
+    pub engine: Option<String>,
+    /// Seed of the self-play openings (and, for `train-net`, of the
+    /// network's initial weights and sample order).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+impl SelfPlayArgs {
+    /// The self-play options, the engine `default_engine` unless
+    /// `--engine` names another; an engine run as another program is
+    /// refused.
+    pub fn options(&self, default_engine: &str) -> Result<SelfPlayOptions, CliError> {
+        let text = self.engine.as_deref().unwrap_or(default_engine);
+        let spec: EngineSpec = text.parse().map_err(|e| format!("--engine: {e}"))?;
+        if spec.exec.is_some() {
+            return Err(CliError::from("--engine must be a setting of this build"));
+        }
+        Ok(SelfPlayOptions {
+            games: self.games,
+            nodes: self.nodes,
+            random_plies: self.random_plies,
+            seed: self.seed,
+            config: spec.config,
+        })
+    }
+}
+
 /// Run `solver toguz train-net`.
 pub fn train_net(a: TrainNetArgs) -> CliResult {
     if !(a.lambda.is_finite() && (0.0..=1.0).contains(&a.lambda)) {
@@ -81,23 +111,13 @@ pub fn train_net(a: TrainNetArgs) -> CliResult {
         return Err(CliError::from("--batch must be positive and --jobs 1..256"));
     }
     let t = Instant::now();
-    let spec: EngineSpec = a.engine.parse().map_err(|e| format!("--engine: {e}"))?;
-    if spec.exec.is_some() {
-        return Err(CliError::from("--engine must be a setting of this build"));
-    }
-    let sp = SelfPlayOptions {
-        games: a.games,
-        nodes: a.nodes,
-        random_plies: a.random_plies,
-        seed: a.seed,
-        config: spec.config,
-    };
+    let sp = a.self_play.options("full")?;
     let tables = match &a.tables {
         Some(d) => Some(toguz::egtb::Tables::open(d)?),
         None => None,
     };
     let bar = ProgressBar::with_draw_target(
-        Some(a.games as u64),
+        Some(a.self_play.games as u64),
         if a.quiet {
             ProgressDrawTarget::hidden()
         } else {
@@ -118,14 +138,14 @@ pub fn train_net(a: TrainNetArgs) -> CliResult {
     let selfplay_seconds = t.elapsed().as_secs_f64();
     let games = data::read(&a.data).map_err(|e| CliError::from(e.to_string()))?;
     let mut samples: Vec<train::Sample> = games
-        .range(0..a.games)
+        .range(0..a.self_play.games)
         .flat_map(|(_, v)| v.iter().copied())
         .collect();
     let n_self = samples.len();
     if !a.quiet {
         eprintln!(
             "self-play: {played} games played now, {} in use, {n_self} positions ({selfplay_seconds:.0} s)",
-            games.range(0..a.games).count()
+            games.range(0..a.self_play.games).count()
         );
     }
     if a.data_only {
@@ -154,7 +174,7 @@ pub fn train_net(a: TrainNetArgs) -> CliResult {
         batch: a.batch,
         learning_rate: a.learning_rate,
         lambda: a.lambda,
-        seed: a.seed,
+        seed: a.self_play.seed,
         ..nettrain::NetTrainOptions::default()
     };
     let quiet = a.quiet;
