@@ -148,6 +148,41 @@ fn nine_probes_and_stats_under_the_count_rule() {
     let (_, ok) = run_cli(&["nine", "probe", "--dir", d, "--quiet-plies", "3", pos]);
     assert!(!ok);
     stats_agree("nine", &dir, &[], "10");
+    // The rule's tables alone: the same counts under the rule, what it
+    // changed unknown (null) in every row and total.
+    let alone = std::env::temp_dir().join(format!("count-cli-nine-q-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&alone);
+    std::fs::create_dir(&alone).unwrap();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        if name.contains("-q10-") {
+            std::fs::copy(&path, alone.join(&name)).unwrap();
+        }
+    }
+    let stats = |d: &Path| {
+        json(&[
+            "nine",
+            "stats",
+            "--json",
+            "--quiet-limit",
+            "10",
+            "--dir",
+            d.to_str().unwrap(),
+        ])
+    };
+    let (both, only) = (stats(&dir), stats(&alone));
+    let rows = |j: &Json| j["tables"].as_array().unwrap().clone();
+    assert_eq!(rows(&both).len(), rows(&only).len());
+    for (b, o) in rows(&both).iter().zip(&rows(&only)) {
+        for key in ["table", "positions", "wins", "draws", "losses"] {
+            assert_eq!(b[key], o[key], "{}: {key}", b["table"]);
+        }
+        assert!(o["cursed_wins"].is_null() && o["blessed_losses"].is_null());
+    }
+    assert_eq!(both["wins"], only["wins"]);
+    assert!(only["cursed_wins"].is_null() && only["by_kind"]["moving"]["cursed_wins"].is_null());
+    std::fs::remove_dir_all(&alone).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

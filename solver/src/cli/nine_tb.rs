@@ -344,7 +344,7 @@ pub fn stats(args: StatsArgs) -> CliResult {
     }
     let j = if rules.quiet_limit.is_some() {
         let plain = scan_all(&args.tables.dir, rules.with_quiet_limit(None))?;
-        mill::games::nine::report::counted_stats_json(&args.tables.dir, &all, &plain, rules)?
+        mill::games::nine::report::counted_stats_json(&all, &plain, rules)?
     } else {
         mill::games::nine::report::stats_json(&all, rules)
     };
@@ -354,13 +354,18 @@ pub fn stats(args: StatsArgs) -> CliResult {
     let counted = j.get("quiet_limit").is_some();
     if let Some(limit) = j.get("quiet_limit") {
         println!(
-            "Under the count rule of {limit} quiet plies, at a count of zero; the last columns: won (cursed) or lost (blessed) without the count, drawn with it."
+            "Under the count rule of {limit} quiet plies, at a count of zero; the first columns: won (cursed) or lost (blessed) without the count, drawn with it (`-`: the table without the rule is not in the directory)."
         );
     }
     let row = |name: String, r: &serde_json::Value, distances: bool| {
         let n = |k: &str| r[k].as_u64().map_or(String::new(), |v| v.to_string());
         if counted {
-            print!("{:>13} {:>13} ", n("cursed_wins"), n("blessed_losses"));
+            let changed = |k: &str| r[k].as_u64().map_or("-".to_string(), |v| v.to_string());
+            print!(
+                "{:>13} {:>13} ",
+                changed("cursed_wins"),
+                changed("blessed_losses")
+            );
         }
         if distances {
             println!(

@@ -460,17 +460,19 @@ pub(crate) fn print_stats_table(doc: &serde_json::Value) {
             n(row, "bytes")
         );
         if counted {
+            // Unknown without the tables without the rule.
+            let changed = |key: &str| row[key].as_u64().map_or("-".to_string(), |v| v.to_string());
             text += &format!(
                 " {:>10} {:>10}",
-                n(row, "cursed_wins"),
-                n(row, "blessed_losses")
+                changed("cursed_wins"),
+                changed("blessed_losses")
             );
         }
         println!("{text}");
     };
     if let Some(limit) = doc.get("quiet_limit") {
         println!(
-            "Under the count rule of {limit} quiet plies, at a count of zero (cursed: won without the count, drawn with it; blessed: lost without it, drawn with it)."
+            "Under the count rule of {limit} quiet plies, at a count of zero (cursed: won without the count, drawn with it; blessed: lost without it, drawn with it; `-`: the table without the rule is not in the directory)."
         );
     }
     let mut head = format!(

@@ -14,8 +14,9 @@ use crate::tables::files::{self, FilesError};
 use crate::tables::keys::TableId;
 use serde_json::{json, Value as Json};
 use std::path::Path;
-use tablebase::format::{EntryKind, Header};
+use tablebase::format::{EntryKind, FormatError, Header};
 use tablebase::reader::Table;
+use tablebase::set::SetError;
 
 /// Why a game is over, in words ("the side to move has no legal move and
 /// loses", "the board is full: a draw").
@@ -102,7 +103,7 @@ pub fn count_row(row: &mut Json, c: Changes) {
 
 /// [`count_row`] of the count rule's `table` (under `rules`) when the rule
 /// set has a count rule, from `plain`, which opens the same table without
-/// the rule.
+/// the rule; when that table is missing, [`tally_row`].
 fn with_count(
     row: &mut Json,
     rules: RuleSet,
@@ -110,8 +111,23 @@ fn with_count(
     plain: impl FnOnce(RuleSet) -> Result<Table, FilesError>,
 ) -> Result<(), FilesError> {
     if let Some(limit) = rules.quiet_limit {
-        let plain = plain(rules.with_quiet_limit(None))?;
-        count_row(row, count::compare(&plain, table, limit)?);
+        match plain(rules.with_quiet_limit(None)) {
+            Ok(plain) => count_row(row, count::compare(&plain, table, limit)?),
+            Err(FilesError::Set(SetError::Missing { .. })) => tally_row(row, table, limit)?,
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// The row of a count rule's `table` (limit `limit`) whose table without
+/// the rule is missing: the rule's own wins, draws and losses at a count
+/// of zero, `cursed_wins` and `blessed_losses` null (unknown; so are the
+/// totals that include it, [`stats_json`]).
+pub fn tally_row(row: &mut Json, table: &Table, limit: u16) -> Result<(), FormatError> {
+    count_row(row, count::tally(table, limit)?);
+    for key in COUNT_RULE {
+        row[key] = Json::Null;
     }
     Ok(())
 }
@@ -123,7 +139,8 @@ fn with_count(
 /// number of `tables`), and the `tables`, rows of [`table_row`] (a row with
 /// an `error` is a file that did not open and counts nowhere). Under the
 /// count rule also `quiet_limit`, and every count is the rule's
-/// ([`count_row`]: `cursed_wins` and `blessed_losses` summed too).
+/// ([`count_row`]: `cursed_wins` and `blessed_losses` summed too; null
+/// where a row's are null: its table without the rule is missing).
 pub fn stats_json(variant: &str, rules: RuleSet, stones: u8, tables: Vec<Json>) -> Json {
     let mut out = json!({"variant": variant, "stones": stones, "flying": rules.flying});
     let mut by_kind = serde_json::Map::new();
@@ -147,6 +164,16 @@ pub fn stats_json(variant: &str, rules: RuleSet, stones: u8, tables: Vec<Json>) 
             let n = row[key].as_u64().unwrap_or(0);
             sum[key] = (sum[key].as_u64().unwrap_or(0) + n).into();
             out[key] = (out[key].as_u64().unwrap_or(0) + n).into();
+        }
+    }
+    // What the rule changed is unknown in a total that includes a table
+    // whose counterpart without the rule is missing.
+    for key in COUNT_RULE.iter().filter(|_| rules.quiet_limit.is_some()) {
+        let unknown = |r: &&Json| r.get("error").is_none() && r[*key].is_null();
+        for r in tables.iter().filter(unknown) {
+            let kind = r["kind"].as_str().unwrap_or("moving");
+            by_kind[kind][*key] = Json::Null;
+            out[*key] = Json::Null;
         }
     }
     out["by_kind"] = by_kind.into();

@@ -76,6 +76,28 @@ pub fn compare(plain: &Table, counted: &Table, limit: u16) -> Result<Changes, Fo
     Ok(of_values(&plain, &counted, limit, c.positions))
 }
 
+/// The count rule's wins, draws and losses of `counted` (limit `limit`)
+/// at a count of zero, without the table without the rule: its cursed
+/// wins and blessed losses are not known (left at zero; the caller says
+/// so).
+pub fn tally(counted: &Table, limit: u16) -> Result<Changes, FormatError> {
+    let positions = counted.header().positions;
+    let values = counted.values()?;
+    let mut out = Changes {
+        positions,
+        ..Changes::default()
+    };
+    for v in values.iter() {
+        match v.within(limit).outcome() {
+            Outcome::Win => out.wins += 1,
+            Outcome::Loss => out.losses += 1,
+            Outcome::Draw => {}
+        }
+    }
+    out.draws = positions.saturating_sub(out.wins + out.losses);
+    Ok(out)
+}
+
 /// [`compare`] of two value arrays holding `positions` positions.
 pub fn of_values(plain: &[Value], counted: &[Value], limit: u16, positions: u64) -> Changes {
     let mut out = Changes {
@@ -114,6 +136,9 @@ mod tests {
             Value::DRAW,
         ];
         let c = of_values(&plain, &counted, 5, 6);
+        // The rule's own counts need no table without the rule.
+        let alone = of_values(&counted, &counted, 5, 6);
+        assert_eq!((alone.wins, alone.draws, alone.losses), (1, 4, 1));
         assert_eq!(
             c,
             Changes {

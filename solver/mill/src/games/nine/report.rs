@@ -2,8 +2,8 @@
 //! `solver nine show|stats --json` print and the web API answers: one
 //! producer of each shape (probes are [`crate::probe::analysis::Analysis::to_json`]).
 
-use crate::games::nine::files::{missing, rules_name, DatabaseError, Tables};
-use crate::games::report::{count_row, table_row};
+use crate::games::nine::files::{rules_name, DatabaseError, Tables};
+use crate::games::report::{count_row, table_row, tally_row};
 use crate::probe::analysis::MoveValue;
 use crate::rules::board::Nine;
 use crate::rules::notation::move_order;
@@ -14,7 +14,6 @@ use crate::tables::count;
 use crate::tables::keys::TableId;
 use crate::tables::keys::{Sector, Subspace};
 use serde_json::{json, Value as Json};
-use std::path::Path;
 use tablebase::reader::Table;
 
 /// `solver nine show --json` and `GET /api/nine/show`: the position, side to
@@ -67,15 +66,15 @@ pub fn stats_json(tables: &Tables, rules: RuleSet) -> Json {
 /// which has a count rule) beside the same tables without the rule,
 /// `plain`, from `dir`: every row's wins, draws and losses at a count of
 /// zero, its cursed wins and blessed losses ([`count_row`]). A table
-/// without its counterpart is the error naming the missing file.
+/// without its counterpart gives the rule's counts alone, its
+/// `cursed_wins` and `blessed_losses` null (and so the totals' that
+/// include it).
 pub fn counted_stats_json(
-    dir: &Path,
     tables: &Tables,
     plain: &Tables,
     rules: RuleSet,
 ) -> Result<Json, DatabaseError> {
     let limit = rules.quiet_limit.unwrap_or(u16::MAX);
-    let plain_rules = rules.with_quiet_limit(None);
     let (subspaces, sectors) = tables;
     let mut rows = Vec::new();
     let mut add = |kind: &str, stones: [u8; 4], id: TableId, table: &Table| {
@@ -83,9 +82,11 @@ pub fn counted_stats_json(
             TableId::Moving(sub) => plain.0.get(&sub),
             TableId::Placement(s) => plain.1.get(&s),
         };
-        let other = other.ok_or_else(|| missing(dir, plain_rules, id))?;
         let mut row = table_row(kind, stones, table.header(), table.bytes());
-        count_row(&mut row, count::compare(other, table, limit)?);
+        match other {
+            Some(other) => count_row(&mut row, count::compare(other, table, limit)?),
+            None => tally_row(&mut row, table, limit)?,
+        }
         rows.push(row);
         Ok::<(), DatabaseError>(())
     };
