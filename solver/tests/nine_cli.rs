@@ -461,7 +461,11 @@ fn probe_json_agrees_with_the_library_and_malom() {
     // The text form.
     let r = run(&["nine", "probe", "--dir", dir.arg(), WIN_IN_ONE]);
     assert!(r.ok);
-    assert!(r.stdout.contains("White to move: win in 1"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("White to move, flying on: win in 1"),
+        "{}",
+        r.stdout
+    );
     assert!(r.stdout.contains("c4-d7xa4"), "{}", r.stdout);
 }
 

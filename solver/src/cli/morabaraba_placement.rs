@@ -15,7 +15,7 @@ use mill::games::morabaraba::placement::{self, SectorReport};
 use mill::games::morabaraba::Index;
 use mill::index::Indexing;
 use mill::malom::{self, SectorId};
-use mill::probe::analysis::{SearchOptions, Source};
+use mill::probe::analysis::SearchOptions;
 use mill::probe::values::SearchedTables;
 use mill::rules::board::Morabaraba;
 use mill::rules::format_position;
@@ -236,18 +236,7 @@ pub fn probe(pos: &Position, args: &TableArgs) -> CliResult {
         SearchedTables::<Morabaraba, Index>::open(&args.files.dir, r, stones)?
             .analyse(pos, SearchOptions::default())
     });
-    print_analysis(&a, plain.as_ref(), rules, args.files.json, None)?;
-    if !args.files.json {
-        println!(
-            "({})",
-            match a.source {
-                Source::Tables => "from the placement tables",
-                Source::Search => "by the placement search: no sector file for this position",
-                Source::GameOver => "the game is over",
-            }
-        );
-    }
-    Ok(())
+    print_analysis(&a, plain.as_ref(), rules, args.files.json, None)
 }
 
 /// Our table of a Malom sector: a moving-phase subspace (`W_B_0_0`) or a

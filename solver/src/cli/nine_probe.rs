@@ -7,7 +7,7 @@ use super::six::outcome_text;
 use super::CliError;
 use super::{parse_position, print_json, CliResult};
 use mill::duel::games::Nine as NineGame;
-use mill::probe::analysis::{table_mib, Analyst, SearchOptions, Source};
+use mill::probe::analysis::{table_mib, Analyst, SearchOptions};
 use mill::probe::count::Count;
 use mill::probe::horizon::Horizon;
 use mill::probe::nine::Tablebases;
@@ -224,45 +224,9 @@ pub fn probe(args: ProbeArgs) -> CliResult {
         a
     });
     let choice = policy_move(&tb, &pos, plies, &[], &args.policy, &mut args.policy.rng())?;
-    if args.json {
-        let mut doc = a.to_json();
-        if let Some(p) = &plain {
-            mill::games::count::mark(&mut doc, &p.to_json());
-        }
-        if let Some(c) = choice {
-            doc["choice"] =
-                json!({"policy": args.policy.policy.to_string(), "move": c.mv.to_string()});
-        }
-        return print_json(&doc);
-    }
-    let (label, labels) = plain.as_ref().map_or((None, Vec::new()), |p| a.labels(p));
-    print!("{}", draw::<Nine>(&pos));
-    println!("{pos}");
-    println!(
-        "{} to move: {}{}{}",
-        color_name(pos.to_move),
-        outcome_text(a.value, a.dtc),
-        super::six::label_text(label, true),
-        match a.source {
-            Source::Search => " (placement search)",
-            Source::Tables if pos.placing() => " (placement tables)",
-            _ => " (distance to conversion in plies)",
-        }
-    );
-    if let Some(c) = a.count {
-        println!("{}", super::six::count_text(c));
-    }
-    for (i, m) in a.moves.iter().enumerate() {
-        println!(
-            "  {:<10} {}{}",
-            m.mv.to_string(),
-            outcome_text(m.value, m.dtc),
-            super::six::label_text(labels.get(i).copied().flatten(), false)
-        );
-    }
-    if let Some(c) = choice {
-        println!("The {} policy plays {}.", args.policy.policy, c.mv);
-    } else if !args.policy.is_default() && !a.moves.is_empty() {
+    let named = choice.map(|c| (args.policy.policy.to_string(), c.mv.to_string()));
+    super::six::print_analysis(&a, plain.as_ref(), rules, args.json, named)?;
+    if choice.is_none() && !args.json && !args.policy.is_default() && !a.moves.is_empty() {
         println!(
             "(the {} policy needs the tables of this position: placement positions need `generate --placement`)",
             args.policy.policy

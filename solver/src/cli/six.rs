@@ -8,7 +8,7 @@ use super::CliError;
 use super::{print_json, CliResult};
 use clap::Subcommand;
 use mill::games::report;
-use mill::probe::analysis::Analysis;
+use mill::probe::analysis::{Analysis, Source};
 use mill::probe::count::Count;
 pub(crate) use mill::probe::values::Values;
 use mill::probe::values::{analyse_at, best_move_at};
@@ -796,11 +796,16 @@ pub(crate) fn print_analysis<B: Board>(
     print!("{}", draw::<B>(pos));
     println!("{}", format_position::<B>(pos));
     println!(
-        "{} to move, flying {}: {}{}",
+        "{} to move, flying {}: {}{}{}",
         side(pos.to_move),
         if rules.flying { "on" } else { "off" },
         outcome_text(a.value, a.dtc),
-        label_text(label, true)
+        label_text(label, true),
+        match a.source {
+            Source::Search => " (by the placement search: no placement table holds it)",
+            Source::Tables if pos.placing() => " (from the placement tables)",
+            _ => "",
+        }
     );
     if let Some(c) = a.count {
         println!("{}", count_text(c));
