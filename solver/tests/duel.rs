@@ -380,7 +380,7 @@ fn nine_play_under_the_count_rule() {
         out.contains("count 9/10") && out.contains("count 10/10"),
         "{out}"
     );
-    assert!(out.contains("A draw by the count rule"), "{out}");
+    assert!(out.contains("Game over: a draw by the count rule"), "{out}");
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -641,10 +641,11 @@ fn the_perfect_player_keeps_the_value_in_the_placement_phase() {
         let line = r
             .stdout
             .lines()
-            .find(|l| l.starts_with("perfect player (White) plays "))
+            .find(|l| l.starts_with("White plays "))
             .unwrap_or_else(|| panic!("{}", r.stdout));
-        let (played, value) = line["perfect player (White) plays ".len()..]
-            .split_once(": ")
+        let (played, value) = line["White plays ".len()..]
+            .trim_end_matches(')')
+            .split_once(" (")
             .unwrap();
         assert_eq!(value, want.as_str(), "{text}: {line}");
         let m = legal_moves::<Nine>(&pos, STD)
@@ -699,13 +700,13 @@ fn play_to_the_end_of_a_game() {
     let plays: Vec<&str> = r
         .stdout
         .lines()
-        .filter_map(|l| l.split("perfect player (White) plays ").nth(1))
-        .map(|rest| rest.split(':').next().unwrap())
+        .filter_map(|l| l.strip_prefix("White plays "))
+        .map(|rest| rest.split(' ').next().unwrap())
         .collect();
     assert_eq!(plays, engine, "{}", r.stdout);
     // One prompt per line read, the bad one included, which is reported.
     assert_eq!(
-        r.stdout.matches("your move (Black)").count(),
+        r.stdout.matches("Your move (Black)").count(),
         human.len(),
         "{}",
         r.stdout
@@ -728,10 +729,10 @@ fn play_ends_on_quit_and_on_end_of_input() {
         let r = run_with_stdin(&["nine", "play", "--dir", dir.arg(), &start], Some(input));
         assert!(r.ok, "{input:?}: {}", r.stderr);
         assert_eq!(r.stderr, "");
-        assert!(r.stdout.contains("your move (White)"), "{}", r.stdout);
-        assert_eq!(r.stdout.matches("your move").count(), 1, "{}", r.stdout);
+        assert!(r.stdout.contains("Your move (White)"), "{}", r.stdout);
+        assert_eq!(r.stdout.matches("Your move").count(), 1, "{}", r.stdout);
         assert!(!r.stdout.contains("wins."));
-        assert!(!r.stdout.contains("perfect player"));
+        assert!(!r.stdout.contains(" plays "));
     }
     assert_error(
         &run(&[

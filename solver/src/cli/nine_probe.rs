@@ -8,13 +8,12 @@ use super::CliError;
 use super::{parse_position, print_json, CliResult};
 use mill::duel::games::Nine as NineGame;
 use mill::probe::analysis::{table_mib, Analyst, SearchOptions};
-use mill::probe::count::Count;
 use mill::probe::horizon::Horizon;
 use mill::probe::nine::Tablebases;
 use mill::rules::board::Nine;
+use mill::rules::draw;
 use mill::rules::notation::parse_move;
 use mill::rules::position::{Color, Position};
-use mill::rules::{draw, ending};
 use mill::search::{MoveOrder, PlacementSearch, SearchStats};
 use serde_json::json;
 use std::io::{BufRead, Write};
@@ -84,27 +83,8 @@ pub struct PlayArgs {
     pub tables: TableArgs,
     #[command(flatten)]
     pub search: SearchArgs,
-    /// The colour you play.
-    #[arg(long, value_enum, default_value = "white")]
-    pub human: Side,
-    /// Starting position; the start position when omitted.
-    pub position: Vec<String>,
     #[command(flatten)]
-    pub policy: PolicyArgs,
-    /// Under --quiet-limit: plies already played without a removal or a
-    /// placement when the game starts (the count; the game is drawn once
-    /// it reaches the limit).
-    #[arg(long, value_name = "Q", default_value_t = 0, requires = "quiet_limit")]
-    pub quiet_plies: u16,
-}
-
-/// A colour on the command line.
-#[derive(clap::ValueEnum, Clone, Copy, Debug)]
-pub enum Side {
-    /// White.
-    White,
-    /// Black.
-    Black,
+    pub game: super::six::GameArgs,
 }
 
 /// Arguments of `solver nine start`.
@@ -316,101 +296,28 @@ fn batch(engine: &mut Analyst, file: &PathBuf) -> CliResult {
 pub fn play(args: PlayArgs) -> CliResult {
     let tb = open(&args.tables)?.in_memory_wdl();
     let mut engine = Analyst::new(&tb, args.search.options());
-    let mut pos = super::parse_position(&args.position, Position::start(tb.rules()))?;
-    pos.validate::<Nine>(tb.rules())
-        .map_err(|e| format!("illegal position: {e}"))?;
-    let human = match args.human {
-        Side::White => Color::White,
-        Side::Black => Color::Black,
-    };
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
-    let mut rng = args.policy.rng();
-    // Positions since the last placement or removal (for `ultra`).
-    let mut history = vec![pos];
-    // Quiet plies played (the count rule's count; zero while placing).
-    let mut quiet = if pos.placing() { 0 } else { args.quiet_plies };
-    Count::of(tb.rules(), quiet).map_err(|e| CliError::from(e.to_string()))?;
-    let play = |pos: &mut Position,
-                history: &mut Vec<Position>,
-                quiet: &mut u16,
-                m: mill::rules::position::Move| {
-        if m.from().is_none() || m.removal().is_some() {
-            history.clear();
-            *quiet = 0;
-        } else {
-            *quiet = quiet.saturating_add(1);
-        }
-        *pos = pos.apply(m);
-        history.push(*pos);
-    };
-    loop {
-        print!("{}", draw::<Nine>(&pos));
-        println!("{pos}");
-        // At most the limit: the game ends there.
-        let count = Count::of(tb.rules(), quiet).unwrap_or(None);
-        if let Some(c) = count {
-            println!("count {}/{}", c.plies, c.limit);
-        }
-        if let Some(over) = ending::<Nine>(&pos, tb.rules()) {
-            println!(
-                "{} has {} and loses; {} wins.",
-                color_name(pos.to_move),
-                over.describe(),
-                color_name(pos.to_move.other())
-            );
-            return Ok(());
-        }
-        if let Some(c) = count.filter(|c| c.expired()) {
-            println!(
-                "A draw by the count rule ({} plies without a removal or a placement).",
-                c.limit
-            );
-            return Ok(());
-        }
-        if pos.to_move == human {
-            print!("your move ({}), or `quit`: ", color_name(human));
-            std::io::stdout().flush()?;
-            let Some(line) = lines.next() else {
-                println!();
-                return Ok(());
-            };
-            let line = line?;
-            let text = line.trim();
-            if text == "quit" || text == "q" {
-                return Ok(());
-            }
-            match parse_move::<Nine>(&pos, tb.rules(), text) {
-                Ok(m) => play(&mut pos, &mut history, &mut quiet, m),
-                Err(e) => println!("{e}"),
-            }
-        } else {
-            let chosen = policy_move(&tb, &pos, quiet, &history, &args.policy, &mut rng)?;
-            let best = match chosen {
-                Some(c) => mill::probe::analysis::MoveValue {
-                    mv: c.mv,
-                    value: c.value.outcome(),
-                    dtc: c.has_distance.then(|| c.value.distance()).flatten(),
-                },
-                // The moving phase read at the count (at a count of zero,
-                // and without a count rule, what `best` answers).
-                None if !pos.placing() => engine
-                    .analyse_at(&pos, quiet)?
-                    .best()
-                    .ok_or_else(|| CliError::from("no legal move for the engine"))?,
-                None => engine
-                    .best(&pos)?
-                    .ok_or_else(|| CliError::from("no legal move for the engine"))?,
-            };
-            println!(
-                "perfect player ({}) plays {}: {}",
-                color_name(pos.to_move),
-                best.mv,
-                outcome_text(best.value, best.dtc)
-            );
-            play(&mut pos, &mut history, &mut quiet, best.mv);
-        }
-    }
+    let policy = &args.game.policy;
+    let mut rng = policy.rng();
+    super::six::play_game::<Nine>(&args.game, tb.rules(), &mut |pos, quiet, history| {
+        let best = match policy_move(&tb, pos, quiet, history, policy, &mut rng)? {
+            Some(c) => mill::probe::analysis::MoveValue {
+                mv: c.mv,
+                value: c.value.outcome(),
+                dtc: c.has_distance.then(|| c.value.distance()).flatten(),
+            },
+            // The moving phase read at the count (at a count of zero, and
+            // without a count rule, what `best` answers).
+            None if !pos.placing() => match engine.analyse_at(pos, quiet)?.best() {
+                Some(b) => b,
+                None => return Ok(None),
+            },
+            None => match engine.best(pos)? {
+                Some(b) => b,
+                None => return Ok(None),
+            },
+        };
+        Ok(Some((best.mv, outcome_text(best.value, best.dtc))))
+    })
 }
 
 /// The progress line of a long placement search (on standard error,

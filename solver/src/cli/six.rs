@@ -13,7 +13,7 @@ use mill::probe::count::Count;
 pub(crate) use mill::probe::values::Values;
 use mill::probe::values::{analyse_at, best_move_at};
 use mill::rules::board::{Board, Six};
-use mill::rules::position::{Color, Position};
+use mill::rules::position::{Color, Move, Position};
 use mill::rules::variant::RuleSet;
 use mill::rules::{
     self, divide, draw, ending, format_position, legal_moves, move_text, parse_position, Ending,
@@ -88,12 +88,31 @@ pub struct TableArgs {
     pub common: Common,
 }
 
-/// The game options of a `play` verb.
+/// A colour on the command line.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum Side {
+    /// White.
+    White,
+    /// Black.
+    Black,
+}
+
+impl Side {
+    /// The colour.
+    pub fn color(self) -> Color {
+        match self {
+            Side::White => Color::White,
+            Side::Black => Color::Black,
+        }
+    }
+}
+
+/// The game options of every mill board's `play` verb.
 #[derive(clap::Args, Debug, Clone)]
 pub struct GameArgs {
-    /// The colour you play (white or black).
-    #[arg(long, default_value = "white")]
-    pub human: String,
+    /// The colour you play.
+    #[arg(long, value_enum, default_value = "white")]
+    pub human: Side,
     /// Starting position text; the start position when omitted.
     pub position: Vec<String>,
     /// Stop after this many plies (a drawn game never ends by itself).
@@ -618,35 +637,64 @@ fn play<B: Board>(args: &PlayArgs) -> CliResult {
 
 /// A game in the terminal against the perfect player of `sol`: the human
 /// types moves, the program answers with a best move (fastest win, then a
-/// draw, then the slowest loss) and its value. Under a count rule the count
-/// is shown before every move (`count 37/100`), the perfect player reads
-/// every move at its count, and the game is drawn at the limit.
+/// draw, then the slowest loss) and its value ([`play_game`]).
 pub(crate) fn play_with<B: Board>(
     args: &GameArgs,
     rules: RuleSet,
     sol: &impl Values<B>,
 ) -> CliResult {
-    use std::io::BufRead;
+    let mut rng = args.policy.rng();
+    play_game::<B>(args, rules, &mut |pos, quiet, history| {
+        let chosen = if args.policy.is_default() {
+            best_move_at(sol, rules, pos, quiet)
+        } else {
+            policy_move::<B>(sol, rules, pos, quiet, history, &args.policy, &mut rng)?
+        };
+        let Some((m, v)) = chosen else {
+            return Ok(None);
+        };
+        // Placement tables and searches know outcomes, not distances.
+        let value = if sol.has_distance(&pos.apply(m)) {
+            v.to_string()
+        } else {
+            v.outcome().as_str().to_string()
+        };
+        Ok(Some((m, value)))
+    })
+}
+
+/// The program's side of [`play_game`]: its move at a position after a
+/// number of quiet plies, with the positions since the last placement or
+/// removal (for `ultra`), and the move's value in words; `None` when no
+/// move has a value.
+pub(crate) type Player<'a> =
+    dyn FnMut(&Position, u16, &[Position]) -> Result<Option<(Move, String)>, CliError> + 'a;
+
+/// The one game loop of every mill board's `play`: the board drawn before
+/// every move; the human types moves (a bad one is reported and asked
+/// again; `quit`, `q` or the end of the input stop), `program` answers
+/// ("White plays d6-d5 (win in 7)"); the game ends by the rules ("Black
+/// has no legal move and loses; White wins."), at `max_plies`, or under a
+/// count rule at its limit, the count shown before every move
+/// (`count 37/100`).
+pub(crate) fn play_game<B: Board>(
+    args: &GameArgs,
+    rules: RuleSet,
+    program: &mut Player<'_>,
+) -> CliResult {
+    use std::io::{BufRead, Write};
     let mut pos = position::<B>(&args.position, rules)?;
-    let human = match args.human.as_str() {
-        "white" => Color::White,
-        "black" => Color::Black,
-        other => {
-            return Err(CliError::from(format!(
-                "--human must be white or black, found `{other}`"
-            )))
-        }
-    };
+    let human = args.human.color();
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
-    let mut rng = args.policy.rng();
     // Positions since the last placement or removal (for `ultra`).
     let mut history = vec![pos];
     // Quiet plies played (the count rule's count; a placement position's
     // is zero).
     let mut quiet = if pos.placing() { 0 } else { args.quiet_plies };
     Count::of(rules, quiet).map_err(|e| CliError::from(e.to_string()))?;
-    for _ in 0..args.max_plies {
+    let mut plies = 0;
+    loop {
         print!("{}", draw::<B>(&pos));
         println!("{}", format_position::<B>(&pos));
         // At most the limit: the game ends there.
@@ -654,13 +702,21 @@ pub(crate) fn play_with<B: Board>(
         if let Some(c) = count {
             println!("count {}/{}", c.plies, c.limit);
         }
-        if let Some(e) = ending::<B>(&pos, rules) {
-            println!(
-                "Game over: {} ({} to move).",
-                ending_text(e),
-                side(pos.to_move)
-            );
-            return Ok(());
+        match ending::<B>(&pos, rules) {
+            Some(Ending::Loss(o)) => {
+                println!(
+                    "Game over: {} has {} and loses; {} wins.",
+                    side(pos.to_move),
+                    o.describe(),
+                    side(pos.to_move.other())
+                );
+                return Ok(());
+            }
+            Some(e) => {
+                println!("Game over: {}.", ending_text(e));
+                return Ok(());
+            }
+            None => {}
         }
         if let Some(c) = count.filter(|c| c.expired()) {
             println!(
@@ -669,38 +725,36 @@ pub(crate) fn play_with<B: Board>(
             );
             return Ok(());
         }
+        if plies == args.max_plies {
+            println!("{plies} plies played: stopped (a draw by agreement).");
+            return Ok(());
+        }
         let m = if pos.to_move == human {
-            println!("Your move ({} to move; `quit` ends):", side(pos.to_move));
-            loop {
-                let Some(line) = lines.next() else {
-                    return Ok(());
-                };
-                let line = line?;
-                if line.trim() == "quit" {
-                    return Ok(());
-                }
-                match mill::rules::notation::parse_move::<B>(&pos, rules, &line) {
-                    Ok(m) => break m,
-                    Err(e) => println!("{e}"),
+            print!("Your move ({}), or `quit`: ", side(human));
+            std::io::stdout().flush()?;
+            let Some(line) = lines.next() else {
+                println!();
+                return Ok(());
+            };
+            let line = line?;
+            let text = line.trim();
+            if text == "quit" || text == "q" {
+                return Ok(());
+            }
+            match mill::rules::notation::parse_move::<B>(&pos, rules, text) {
+                Ok(m) => m,
+                Err(e) => {
+                    println!("{e}");
+                    continue;
                 }
             }
         } else {
-            let chosen = if args.policy.is_default() {
-                best_move_at(sol, rules, &pos, quiet)
-            } else {
-                policy_move::<B>(sol, rules, &pos, quiet, &history, &args.policy, &mut rng)?
-            };
-            let (m, v) = chosen.ok_or("no move has a value in the tables")?;
-            // Placement tables and searches know outcomes, not distances.
-            let value = if sol.has_distance(&pos.apply(m)) {
-                v.to_string()
-            } else {
-                v.outcome().as_str().to_string()
-            };
+            let (m, value) =
+                program(&pos, quiet, &history)?.ok_or("no move has a value in the tables")?;
             println!(
                 "{} plays {} ({value})",
                 side(pos.to_move),
-                move_text::<B>(m),
+                move_text::<B>(m)
             );
             m
         };
@@ -712,12 +766,8 @@ pub(crate) fn play_with<B: Board>(
         }
         pos = pos.apply(m);
         history.push(pos);
+        plies += 1;
     }
-    println!(
-        "{} plies played: stopped (a draw by agreement).",
-        args.max_plies
-    );
-    Ok(())
 }
 
 /// Value of `pos` and of every move, from the side to move's view: the
