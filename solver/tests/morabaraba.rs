@@ -386,8 +386,40 @@ fn cli_generate_stats_verify_probe() {
     );
     assert_eq!(rows[0]["positions"], v["positions"]);
     assert!(rows[0]["longest_loss"].as_u64().is_some(), "{v}");
-    let (_, ok) = run(with(&["verify", "--json"]));
-    assert!(ok);
+    let (out, ok) = run(with(&["verify", "--json"]));
+    assert!(ok, "{out}");
+    let checked: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        checked["checked"].as_u64().unwrap(),
+        oracle::burnside(group, 3, 3)
+    );
+    assert_eq!(checked["mismatches"], 0);
+    // A planted error in the moving phase: verify finds it and fails,
+    // the table file as it was restores it.
+    let rules = RuleSet::new(12, true);
+    let sub = Subspace::new(3, 3);
+    let set = files::directory::<Morabaraba, <Morabaraba as Board>::Index>(&dir, rules);
+    let path = set.path(TableId::Moving(sub));
+    let original = std::fs::read(&path).unwrap();
+    let table =
+        files::open_moving::<Morabaraba, <Morabaraba as Board>::Index>(&dir, rules, sub).unwrap();
+    let mut values = table.values().unwrap();
+    let positions = table.header().positions;
+    drop(table);
+    let slot = values
+        .iter()
+        .position(|v| v.outcome() == Outcome::Win)
+        .unwrap();
+    values[slot] = Value::DRAW;
+    let header = tablebase::format::summarize(&values, positions);
+    set.write_values(TableId::Moving(sub), &header, &values, 1)
+        .unwrap();
+    let (out, ok) = run(with(&["verify", "--json"]));
+    assert!(!ok, "a planted error passed: {out}");
+    let mut docs = serde_json::Deserializer::from_str(&out).into_iter::<serde_json::Value>();
+    let v = docs.next().unwrap().unwrap();
+    assert!(v["mismatches"].as_u64().unwrap() >= 1, "{v}");
+    std::fs::write(&path, original).unwrap();
     // White closes the diagonal a7-b6-c5 (d5 to c5) and leaves Black two
     // stones: a win in one ply, as the oracle sees it.
     let picture = "W..W...W............B.BB";

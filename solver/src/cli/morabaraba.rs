@@ -152,7 +152,7 @@ pub enum Command {
         /// Also every placement sector of the K-stone game.
         #[arg(long)]
         placement: bool,
-        /// Check this many evenly spread slots a subspace instead of all.
+        /// Check this many slots a table, drawn at random (reproducibly), instead of all.
         #[arg(long, value_name = "N")]
         sample: Option<u64>,
     },
@@ -486,16 +486,27 @@ fn verify(args: &TableArgs, size: Size, sample: Option<u64>) -> CliResult {
     let rules = args.rules();
     let started = Instant::now();
     let json = args.files.json;
-    let reports = moving::verify::<Morabaraba>(&args.files.dir, rules, size, sample, |r| {
-        if !json {
-            println!(
-                "{:>5}: {} positions recomputed, {} mismatches",
-                r.sub.to_string(),
-                r.checked,
-                r.mismatches
-            );
-        }
-    })?;
+    Index::warm_up::<Morabaraba>();
+    let per = |slots: u64| sample.map_or(slots, |n| n.min(slots));
+    let total = size
+        .subspaces()
+        .iter()
+        .map(|&s| per(Index::size::<Morabaraba>(s)))
+        .sum();
+    let progress = Progress::new(json, total, "slots");
+    let reports =
+        moving::verify::<Morabaraba>(&args.files.dir, rules, size, sample, &progress, |r| {
+            progress.advance_overall(per(Index::size::<Morabaraba>(r.sub)));
+            if !json {
+                progress.log(&format!(
+                    "{:>5}: {} positions recomputed, {} mismatches",
+                    r.sub.to_string(),
+                    r.checked,
+                    r.mismatches
+                ));
+            }
+        })?;
+    progress.done();
     let checked: u64 = reports.iter().map(|r| r.checked).sum();
     let bad: u64 = reports.iter().map(|r| r.mismatches).sum();
     let seconds = started.elapsed().as_secs_f64();

@@ -182,17 +182,32 @@ pub fn verify(args: &TableArgs, sample: Option<u64>) -> CliResult {
     let rules = args.rules();
     let json = args.files.json;
     let started = Instant::now();
-    let reports =
-        placement::verify::<Morabaraba>(&args.files.dir, rules, args.stones, sample, |r| {
+    let per = |slots: u64| sample.map_or(slots, |n| n.min(slots));
+    let all = placement::sectors(args.stones);
+    let total = all
+        .iter()
+        .map(|&s| per(placement::slots::<Morabaraba>(s)))
+        .sum();
+    let progress = super::progress::Progress::new(json, total, "slots");
+    let reports = placement::verify::<Morabaraba>(
+        &args.files.dir,
+        rules,
+        args.stones,
+        sample,
+        &progress,
+        |r| {
+            progress.advance_overall(per(placement::slots::<Morabaraba>(r.sector)));
             if !json && r.mismatches > 0 {
-                println!(
+                progress.log(&format!(
                     "{:>11}: {} positions recomputed, {} mismatches",
                     r.sector.to_string(),
                     r.checked,
                     r.mismatches
-                );
+                ));
             }
-        })?;
+        },
+    )?;
+    progress.done();
     let checked: u64 = reports.iter().map(|r| r.checked).sum();
     let bad: u64 = reports.iter().map(|r| r.mismatches).sum();
     let seconds = started.elapsed().as_secs_f64();

@@ -515,7 +515,7 @@ pub fn verify(args: VerifyArgs) -> CliResult {
             "mismatches": bad.len(), "file": file_name(dir, rules, *sub).display().to_string()}),
         );
     }
-    let mut sector_check = placement::SectorCheck::new(&all, dir, rules);
+    let mut sector_check = placement::SectorCheck::new(&all.1, dir, rules);
     for (i, &sector) in chosen_sectors.iter().enumerate() {
         let later = &chosen_sectors[i + 1..];
         let (checked, bad) = with_threads(args.job.threads, || {

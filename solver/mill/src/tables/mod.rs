@@ -22,6 +22,7 @@ pub mod placement_pass;
 pub mod plan;
 pub mod size;
 pub mod solve;
+pub mod verify;
 
 pub use moving::{GenerateObserver, PairReport, SubspaceReport, TablesError};
 pub use placement::{SectorObserver, SectorReport};

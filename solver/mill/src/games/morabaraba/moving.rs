@@ -17,10 +17,9 @@ use crate::rules::board::Board;
 use crate::rules::variant::RuleSet;
 use crate::tables::files::{self, FilesError};
 use crate::tables::keys::Subspace;
-use crate::tables::pair::recompute;
 use crate::tables::solve::SolveError;
+use crate::tables::verify::SubspaceCheck;
 use crate::tables::{self, Reports, Size};
-use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::Path;
 use tablebase::format::FormatError;
@@ -95,36 +94,6 @@ fn report_from_file<B: Board>(
     Ok(SubspaceReport::of(sub, &table))
 }
 
-/// Tables held in memory as values, read from `dir` on first need.
-struct Cache<'d> {
-    dir: &'d Path,
-    rules: RuleSet,
-    tables: BTreeMap<Subspace, Vec<Value>>,
-}
-
-impl<'d> Cache<'d> {
-    fn new(dir: &'d Path, rules: RuleSet) -> Cache<'d> {
-        Cache {
-            dir,
-            rules,
-            tables: BTreeMap::new(),
-        }
-    }
-
-    fn ensure<B: Board>(&mut self, sub: Subspace) -> Result<(), TablesError> {
-        if !self.tables.contains_key(&sub) {
-            let table = files::open_moving::<B, B::Index>(self.dir, self.rules, sub)?;
-            self.tables.insert(sub, table.values()?);
-        }
-        Ok(())
-    }
-
-    /// Drop the tables with fewer than `total` stones.
-    fn keep_from(&mut self, total: u8) {
-        self.tables.retain(|s, _| s.us + s.them >= total);
-    }
-}
-
 /// Generate every subspace of `size` under `rules` into `dir`, skipping
 /// pairs whose files are there and sound; `report` hears of every pair.
 pub fn generate<B: Board>(
@@ -183,77 +152,41 @@ pub struct VerifyReport {
 }
 
 /// Recompute stored values from their successors' stored values (the
-/// definition of a value, [`recompute`]): every position, or with
-/// `sample` that many evenly spread slots a subspace.
+/// check of every board, [`SubspaceCheck`]: the generator's expansion run
+/// again, one position in 64 by the definition too): every position, or
+/// with `sample` that many slots a subspace drawn at random
+/// (reproducibly). A report counts at most the first 10 mismatches of a
+/// subspace.
 pub fn verify<B: Board>(
     dir: &Path,
     rules: RuleSet,
     size: Size,
     sample: Option<u64>,
+    observer: &dyn Observer,
     mut report: impl FnMut(&VerifyReport),
 ) -> Result<Vec<VerifyReport>, TablesError> {
     check_max::<B>(size.stones)?;
     B::Index::warm_up::<B>();
-    let mut cache = Cache::new(dir, rules);
+    let subspaces = size.subspaces();
+    let mut tables = BTreeMap::new();
+    for &sub in &subspaces {
+        let table = files::open_moving::<B, B::Index>(dir, rules, sub)?;
+        table.verify()?;
+        tables.insert(sub, table);
+    }
+    let mut check = SubspaceCheck::<B>::new(&tables, rules);
     let mut out = Vec::new();
-    for sub in size.subspaces() {
-        cache.keep_from(sub.us + sub.them - 1);
-        cache.ensure::<B>(sub)?;
-        cache.ensure::<B>(sub.swapped())?;
-        let exit_sub = sub.exit();
-        if let Some(e) = exit_sub {
-            cache.ensure::<B>(e)?;
-        }
-        let values = &cache.tables[&sub];
-        let partner = cache.tables[&sub.swapped()].as_slice();
-        let exit = exit_sub.map(|e| cache.tables[&e].as_slice());
-        let partner_at = |s: u64| partner[s as usize];
-        let exit_at = exit.map(|v| move |s: u64| v[s as usize]);
-        let exit_at = exit_at
-            .as_ref()
-            .map(|f| f as &(dyn Fn(u64) -> Value + Sync));
-        let (checked, mismatches) =
-            recount::<B>(sub, values.len() as u64, sample, |us, them, slot| {
-                let exit = exit_at.map(|f| f as &dyn Fn(u64) -> Value);
-                recompute::<B, B::Index>(rules, us, them, &partner_at, exit)
-                    != values[slot as usize]
-            });
+    for (i, &sub) in subspaces.iter().enumerate() {
+        let (checked, bad) = check.verify(sub, &subspaces[i + 1..], 10, sample, observer)?;
         let r = VerifyReport {
             sub,
             checked,
-            mismatches,
+            mismatches: bad.len() as u64,
         };
         report(&r);
         out.push(r);
     }
     Ok(out)
-}
-
-/// Recount a stored table of subspace `sub` (`n` slots): every slot, or
-/// with `sample` that many evenly spread ones, decoded and handed to
-/// `differs(us, them, slot)`, which recomputes its value and says whether
-/// the stored one differs. Returns the positions checked and the
-/// mismatches (the verify loop of moving subspaces and placement sectors).
-pub(crate) fn recount<B: Board>(
-    sub: Subspace,
-    n: u64,
-    sample: Option<u64>,
-    differs: impl Fn(crate::rules::geometry::Bits, crate::rules::geometry::Bits, u64) -> bool + Sync,
-) -> (u64, u64) {
-    let step = match sample {
-        Some(k) if k > 0 && k < n => n / k,
-        _ => 1,
-    };
-    (0..n.div_ceil(step))
-        .into_par_iter()
-        .map(|i| {
-            let slot = i * step;
-            match B::Index::position::<B>(sub, slot) {
-                None => (0, 0),
-                Some((us, them)) => (1, u64::from(differs(us, them, slot))),
-            }
-        })
-        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
 }
 
 /// The stored value of the moving-phase position `(us, them)` (side to

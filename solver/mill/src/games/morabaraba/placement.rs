@@ -18,20 +18,21 @@
 //! value (a draw, or a loss under `--blocked-loses`) is the moving-phase
 //! table 12-12's.
 
-use crate::games::morabaraba::moving::{recount, TablesError};
+use crate::games::morabaraba::moving::TablesError;
 use crate::index::Indexing;
 use crate::rules::board::Board;
 use crate::rules::geometry::Bits;
 use crate::rules::variant::RuleSet;
 use crate::tables::files::{self, FilesError};
-use crate::tables::keys::{recompute, Sector, TableId};
-use crate::tables::placement::{self, Successors};
+use crate::tables::keys::{Sector, TableId};
+use crate::tables::placement;
+use crate::tables::verify::SectorCheck;
 use crate::tables::Reports;
+use std::collections::BTreeMap;
 use std::path::Path;
 use tablebase::reader::Table;
-use tablebase::resident::Wdl;
 use tablebase::retro::Observer;
-use tablebase::{Outcome, Value};
+use tablebase::Value;
 
 pub use crate::tables::SectorReport;
 
@@ -127,47 +128,35 @@ pub struct VerifyReport {
     pub mismatches: u64,
 }
 
-/// Recompute every sector's stored outcomes of the `stones`-stone game
-/// from its successors' stored outcomes (the definition,
-/// [`recompute`]): every position, or with `sample` that many evenly
-/// spread slots a sector.
+/// Recompute every sector of the `stones`-stone game from its successors'
+/// stored outcomes (the check of every board, [`SectorCheck`]: the
+/// placement pass run again, one position in 64 by the definition too):
+/// every position, or with `sample` that many slots a sector drawn at
+/// random (reproducibly). A report counts at most the first 10 mismatches
+/// of a sector.
 pub fn verify<B: Board>(
     dir: &Path,
     rules: RuleSet,
     stones: u8,
     sample: Option<u64>,
+    observer: &dyn Observer,
     mut report: impl FnMut(&VerifyReport),
 ) -> Result<Vec<VerifyReport>, TablesError> {
     check_stones::<B>(stones)?;
     B::Index::warm_up::<B>();
     let all = sectors(stones);
-    let mut succ = Successors::<B, B::Index>::new(dir, rules);
+    let mut tables = BTreeMap::new();
+    for &sector in &all {
+        tables.insert(sector, open::<B>(dir, rules, sector)?);
+    }
+    let mut check = SectorCheck::<B>::new(&tables, dir, rules);
     let mut out = Vec::new();
     for (i, &sector) in all.iter().enumerate() {
-        let own = Wdl::load(&open::<B>(dir, rules, sector)?)?;
-        succ.retain(&all[i..]);
-        let (plain, removal) = succ.of(sector)?;
-        let plain_fn = |slot: u64| plain.get(slot).unwrap_or(Outcome::Draw);
-        let removal_fn = |slot: u64| {
-            removal
-                .as_ref()
-                .and_then(|r| r.get(slot))
-                .unwrap_or(Outcome::Draw)
-        };
-        let (checked, mismatches) =
-            recount::<B>(sector.subspace(), own.len(), sample, |us, them, slot| {
-                Some(recompute::<B, B::Index>(
-                    sector,
-                    us,
-                    them,
-                    &plain_fn,
-                    &removal_fn,
-                )) != own.get(slot)
-            });
+        let (checked, bad) = check.verify(sector, &all[i + 1..], 10, sample, observer)?;
         let r = VerifyReport {
             sector,
             checked,
-            mismatches,
+            mismatches: bad.len() as u64,
         };
         report(&r);
         out.push(r);

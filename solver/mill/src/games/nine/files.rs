@@ -12,20 +12,17 @@
 //! with `n` stones leads into a pair with `n − 1`.
 
 use crate::index::nine::NineIndex;
-use crate::index::nine::{self, Subspace};
+use crate::index::nine::Subspace;
 use crate::rules::board::Nine;
 use crate::rules::variant::RuleSet;
 use crate::tables::files::FamilyTables;
 use crate::tables::keys::{Sector, TableId};
-use crate::tables::pair::{recompute, BestValue, ExitMissing, MovingPair, Within};
 use crate::tables::PairReport;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use tablebase::reader::Table;
 use tablebase::retro::Observer;
 use tablebase::set::{Directory, TableSet};
-use tablebase::{Exit, Value};
 
 /// Errors of the tablebase directory: the one error of the tables on
 /// disk ([`crate::tables::TablesError`]).
@@ -163,25 +160,17 @@ pub fn generate_pairs(
     crate::tables::moving::generate::<Nine, NineIndex>(dir, rules, todo, observer)
 }
 
-/// A mismatch found by [`verify`].
-#[derive(Debug, Clone)]
-pub struct Mismatch {
-    /// The subspace.
-    pub subspace: Subspace,
-    /// The slot.
-    pub slot: u64,
-    /// The stored value.
-    pub stored: Value,
-    /// The value recomputed from the successors.
-    pub recomputed: Value,
-}
+pub use crate::tables::verify::Mismatch;
 
-/// Recompute every stored value of `sub` from its successors' stored values
-/// (a forward pass independent of the retrograde bookkeeping), or with
-/// `sample: Some(n)` those of `n` slots drawn at random (reproducibly).
-/// Returns the number of positions checked and the first mismatches (at
-/// most `limit`). One subspace alone: to check many, [`SubspaceCheck`]
-/// loads each table once.
+/// The check of many subspaces in turn, each table loaded once: the check
+/// of every board ([`crate::tables::verify::SubspaceCheck`]) on Nine's.
+pub type SubspaceCheck<'a> = crate::tables::verify::SubspaceCheck<'a, Nine>;
+
+/// Recompute every stored value of `sub` from its successors' stored values,
+/// or with `sample: Some(n)` those of `n` slots drawn at random
+/// (reproducibly). Returns the number of positions checked and the first
+/// mismatches (at most `limit`). One subspace alone: to check many,
+/// [`SubspaceCheck`] loads each table once.
 pub fn verify(
     tables: &BTreeMap<Subspace, Table>,
     rules: RuleSet,
@@ -191,280 +180,4 @@ pub fn verify(
     observer: &dyn Observer,
 ) -> Result<(u64, Vec<Mismatch>), DatabaseError> {
     SubspaceCheck::new(tables, rules).verify(sub, &[], limit, sample, observer)
-}
-
-/// The check of many subspaces in turn, each table's values loaded once
-/// and kept while a later subspace reads them: a table is read as its own
-/// values, as its partner's successors and as one subspace's exit, so
-/// checking `W-B` right after `B-W` (the generator's pair order,
-/// [`Subspace::solving_order`]) loads each table once instead of three
-/// times.
-pub struct SubspaceCheck<'a> {
-    tables: &'a BTreeMap<Subspace, Table>,
-    rules: RuleSet,
-    /// Where a missing table is named (beside any table).
-    dir: PathBuf,
-    loaded: HashMap<Subspace, Arc<Vec<Value>>>,
-}
-
-impl<'a> SubspaceCheck<'a> {
-    /// A check of subspaces of `tables`.
-    pub fn new(tables: &'a BTreeMap<Subspace, Table>, rules: RuleSet) -> SubspaceCheck<'a> {
-        let dir = tables
-            .values()
-            .next()
-            .and_then(|t| t.path().parent().map(Path::to_owned))
-            .unwrap_or_default();
-        SubspaceCheck {
-            tables,
-            rules,
-            dir,
-            loaded: HashMap::new(),
-        }
-    }
-
-    /// The values of `s`, loaded once.
-    fn values(&mut self, s: Subspace) -> Result<Arc<Vec<Value>>, DatabaseError> {
-        if let Some(v) = self.loaded.get(&s) {
-            return Ok(v.clone());
-        }
-        let table = self
-            .tables
-            .get(&s)
-            .ok_or_else(|| missing(&self.dir, self.rules, TableId::Moving(s)))?;
-        let v = Arc::new(table.values()?);
-        self.loaded.insert(s, v.clone());
-        Ok(v)
-    }
-
-    /// [`verify`] of `sub`, after dropping the tables that neither `sub`
-    /// nor a subspace of `later` reads.
-    pub fn verify(
-        &mut self,
-        sub: Subspace,
-        later: &[Subspace],
-        limit: usize,
-        sample: Option<u64>,
-        observer: &dyn Observer,
-    ) -> Result<(u64, Vec<Mismatch>), DatabaseError> {
-        let reads = |s: Subspace| [Some(s), Some(s.swapped()), s.exit()];
-        let needed: Vec<Subspace> = std::iter::once(sub)
-            .chain(later.iter().copied())
-            .flat_map(reads)
-            .flatten()
-            .collect();
-        self.loaded.retain(|s, _| needed.contains(s));
-        let own = self.values(sub)?;
-        let partner = self.values(sub.swapped())?;
-        let exit = sub.exit().map(|s| self.values(s)).transpose()?;
-        let exit = exit.as_ref().map(|e| e.as_slice());
-        let (own, partner, rules) = (own.as_slice(), partner.as_slice(), self.rules);
-        let partner_fn = |slot: u64| partner[slot as usize];
-        let exit_fn = |slot: u64| exit.map_or(Value::DRAW, |e| e[slot as usize]);
-        let exit_ref: Option<&(dyn Fn(u64) -> Value + Sync)> = exit.map(|_| &exit_fn as _);
-        // The definition, independent of the generator's move bookkeeping:
-        // every move applied and its successor ranked from scratch.
-        let definition = |us, them| {
-            let exit = exit_ref.map(|f| f as _);
-            recompute::<Nine, NineIndex>(rules, us, them, &partner_fn, exit)
-        };
-        let label = format!("verify {sub}");
-        if sample.is_none() {
-            let exit = exit.map(|e| Within::new(e, rules));
-            let pair = MovingPair::<Nine, NineIndex, Within>::forward(rules, sub, exit.as_ref())
-                .map_err(|ExitMissing(s)| missing(&self.dir, rules, TableId::Moving(s)))?;
-            return Ok(sweep(
-                &pair, own, partner, definition, limit, &label, observer,
-            ));
-        }
-        let salt = (sub.us as u64) << 40 ^ (sub.them as u64) << 48;
-        Ok(check_slots(
-            sub,
-            sample,
-            salt,
-            limit,
-            &label,
-            observer,
-            |slot, us, them| {
-                let v = definition(us, them);
-                (v != own[slot as usize]).then(|| (own[slot as usize], v))
-            },
-        ))
-    }
-}
-
-/// One position in this many of a full [`verify`] is also recomputed by
-/// the definition ([`recompute`]), as a check of the sweep's own
-/// successors.
-const DEFINITION_EVERY: u64 = 64;
-
-/// The full check of part 0 of `pair`: every position, in slot order,
-/// expanded as the generator's counting pass expands it (successors
-/// stepped from one position to the next, their cache misses batched),
-/// its value recomputed from the successors' stored values in `partner`
-/// and its best exit, and compared with `own`. One position in
-/// [`DEFINITION_EVERY`] is recomputed by `definition` too, which must
-/// agree with both. Returns the positions checked and the first `limit`
-/// mismatches.
-fn sweep(
-    pair: &MovingPair<'_, Nine, NineIndex, Within>,
-    own: &[Value],
-    partner: &[Value],
-    definition: impl Fn(u32, u32) -> Value + Sync,
-    limit: usize,
-    label: &str,
-    observer: &dyn Observer,
-) -> (u64, Vec<Mismatch>) {
-    use rayon::prelude::*;
-    use tablebase::RetroGame;
-    let sub = pair.parts()[0];
-    let size = nine::size(sub);
-    observer.start(label, size);
-    let chunk = 1u64 << 14;
-    let results: Vec<(u64, Vec<Mismatch>)> = (0..size.div_ceil(chunk))
-        .into_par_iter()
-        .map(|c| {
-            let range = c * chunk..((c + 1) * chunk).min(size);
-            let (mut checked, mut bad) = (0, Vec::new());
-            let mut check = |slot: u64, v: Value| {
-                checked += 1;
-                let mut recomputed = (v != own[slot as usize]).then_some(v);
-                if recomputed.is_none() && slot.is_multiple_of(DEFINITION_EVERY) {
-                    let (us, them) = nine::position(sub, slot).expect("a visited slot");
-                    let d = definition(us, them);
-                    recomputed = (d != v).then_some(d);
-                }
-                if let Some(recomputed) = recomputed {
-                    if bad.len() < limit {
-                        bad.push(Mismatch {
-                            subspace: sub,
-                            slot,
-                            stored: own[slot as usize],
-                            recomputed,
-                        });
-                    }
-                }
-            };
-            // The successors' values miss the cache: a batch of positions'
-            // successors is gathered and asked for before the first is read.
-            const BATCH: usize = 16;
-            let mut batch: Vec<(u64, Exit, usize)> = Vec::with_capacity(BATCH);
-            let mut succs: Vec<u64> = Vec::with_capacity(BATCH * 64);
-            let mut flush = |batch: &mut Vec<(u64, Exit, usize)>, succs: &mut Vec<u64>| {
-                for &j in succs.iter() {
-                    tablebase::huge::prefetch(&partner[j as usize]);
-                }
-                let mut start = 0;
-                for &(slot, exit, end) in batch.iter() {
-                    let values = succs[start..end].iter().map(|&j| partner[j as usize]);
-                    check(slot, from_successors(exit, values));
-                    start = end;
-                }
-                batch.clear();
-                succs.clear();
-            };
-            pair.expand_each(0, range.clone(), &mut |slot, exit, succ| {
-                succs.extend_from_slice(succ);
-                batch.push((slot, exit, succs.len()));
-                if batch.len() == BATCH {
-                    flush(&mut batch, &mut succs);
-                }
-            });
-            flush(&mut batch, &mut succs);
-            observer.advance(range.end - range.start);
-            (checked, bad)
-        })
-        .collect();
-    observer.finish();
-    gather(results, limit)
-}
-
-/// A position's value from its best exit (a conversion: one ply) and the
-/// values of its successors inside the pair (one ply more than theirs, seen
-/// from the other side): the fastest win, else a draw, else the slowest
-/// loss — the rule [`recompute`] states move by move.
-fn from_successors(exit: Exit, successors: impl Iterator<Item = Value>) -> Value {
-    let mut best = BestValue::default();
-    match exit {
-        Exit::Win => best.add(Value::loss(0), true),
-        Exit::Draw => best.add(Value::DRAW, true),
-        Exit::Loss => best.add(Value::win(1), true),
-        Exit::None => {}
-    }
-    for v in successors {
-        best.add(v, false);
-    }
-    best.value()
-}
-
-/// Check the slots of a table of index space `sub` in parallel: all of
-/// them, or `sample` drawn at random (reproducibly, `salt` tells tables
-/// apart). `check(slot, us, them)` gives `(stored, recomputed)` for a
-/// mismatch. Returns the positions checked and the first `limit`
-/// mismatches.
-pub(crate) fn check_slots(
-    sub: Subspace,
-    sample: Option<u64>,
-    salt: u64,
-    limit: usize,
-    label: &str,
-    observer: &dyn Observer,
-    check: impl Fn(u64, u32, u32) -> Option<(Value, Value)> + Sync,
-) -> (u64, Vec<Mismatch>) {
-    use rayon::prelude::*;
-    let size = nine::size(sub);
-    let count = sample.map_or(size, |n| n.min(size));
-    // The i-th slot checked: all in order, or a random one.
-    let slot_at = |i: u64| match sample {
-        None => i,
-        Some(_) => splitmix(i ^ salt) % size,
-    };
-    observer.start(label, count);
-    let chunk = 1u64 << 14;
-    let results: Vec<(u64, Vec<Mismatch>)> = (0..count.div_ceil(chunk))
-        .into_par_iter()
-        .map(|c| {
-            let mut checked = 0;
-            let mut bad = Vec::new();
-            let range = c * chunk..((c + 1) * chunk).min(count);
-            for slot in range.clone().map(slot_at) {
-                let Some((us, them)) = nine::position(sub, slot) else {
-                    continue;
-                };
-                checked += 1;
-                if let Some((stored, recomputed)) = check(slot, us, them) {
-                    if bad.len() < limit {
-                        bad.push(Mismatch {
-                            subspace: sub,
-                            slot,
-                            stored,
-                            recomputed,
-                        });
-                    }
-                }
-            }
-            observer.advance(range.end - range.start);
-            (checked, bad)
-        })
-        .collect();
-    observer.finish();
-    gather(results, limit)
-}
-
-/// The positions checked and the first `limit` mismatches of the chunks'
-/// `results`, in chunk order.
-fn gather(results: Vec<(u64, Vec<Mismatch>)>, limit: usize) -> (u64, Vec<Mismatch>) {
-    let checked = results.iter().map(|r| r.0).sum();
-    let mut bad: Vec<Mismatch> = results.into_iter().flat_map(|r| r.1).collect();
-    bad.truncate(limit);
-    (checked, bad)
-}
-
-/// A reproducible pseudo-random number from `i` (splitmix64): the slots a
-/// sampled `verify` checks.
-pub(crate) fn splitmix(i: u64) -> u64 {
-    let mut z = i.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ z >> 30).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ z >> 27).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ z >> 31
 }
