@@ -165,9 +165,9 @@ impl<'a, B: Board> SubspaceCheck<'a, B> {
     }
 }
 
-/// One position in this many of a full [`SubspaceCheck::verify`] is also recomputed by
-/// the definition ([`recompute`]), as a check of the sweep's own
-/// successors.
+/// One position in this many of a full check (a subspace's or a sector's)
+/// is also recomputed by the definition ([`recompute`], [`sector_value`]),
+/// as a check of the expansion the check shares with the generator.
 const DEFINITION_EVERY: u64 = 64;
 
 /// The full check of part 0 of `pair`: every position, in slot order,
